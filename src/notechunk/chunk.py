@@ -1,0 +1,92 @@
+"""The one `Chunk` type every runner emits, and the small records around it.
+
+Records are frozen: a stage changes a chunk with `dataclasses.replace`, never in place.
+`to_json`/`from_json` are the only way a chunk becomes a line of a stage or output file,
+so the on-disk field set of SPEC §2 lives in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+SourceType = Literal["markdown", "spreadsheet"]
+Quality = Literal["ok", "short", "fragment", "too_long", "context_dead"]
+
+QUALITY_LABELS: tuple[Quality, ...] = ("ok", "short", "fragment", "too_long", "context_dead")
+
+
+def count_words(text: str) -> int:
+    """Whitespace-separated words: the unit of every threshold in SPEC §1.3."""
+    return len(text.split())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chunk:
+    """One retrieval unit.
+
+    `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
+    sheet's real row number) for spreadsheets. `id` is empty until `merge` assigns the
+    stable hash; `retrieval_score` is None until the QA pass measures it.
+    """
+
+    text: str
+    source: str
+    source_type: SourceType
+    section_path: tuple[str, ...] = ()
+    lines: tuple[int, int] | None = None
+    sheet: str | None = None
+    row: int | None = None
+    word_count: int = 0
+    quality: Quality = "ok"
+    omit: bool = False
+    flags: tuple[str, ...] = ()
+    template: str | None = None
+    semantic_type: str | None = None
+    retrieval_score: float | None = None
+    id: str = ""
+    duplicate_of: str | None = None
+    section_paths: tuple[tuple[str, ...], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-ready dict with lists for tuples (key order fixed by the dataclass)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "section_paths":
+                value = [list(p) for p in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Chunk:
+        """Inverse of `to_json`; unknown keys are ignored so older files still load."""
+        known = {f.name for f in fields(cls)}
+        kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in known}
+        if "section_path" in kwargs:
+            kwargs["section_path"] = tuple(kwargs["section_path"])
+        if kwargs.get("lines") is not None:
+            first, last = kwargs["lines"]
+            kwargs["lines"] = (int(first), int(last))
+        if "flags" in kwargs:
+            kwargs["flags"] = tuple(kwargs["flags"])
+        if "section_paths" in kwargs:
+            kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileError:
+    """One file that could not be (fully) processed: the line a person reads in errors.json."""
+
+    source: str
+    stage: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "stage": self.stage, "reason": self.reason}
+
+    def message(self) -> str:
+        return f"{self.source}: {self.reason}"

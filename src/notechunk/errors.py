@@ -1,0 +1,35 @@
+"""The notechunk error tree. The CLI turns each into one line on stderr and an exit code.
+
+    NotechunkError
+    ├── ConfigError        unusable config or arguments (exit 2)
+    ├── UsageError         bad command-line use (exit 2)
+    └── InputError         one input file cannot be read (recorded, the run goes on)
+        └── UnsupportedInput  the file is not what its extension says
+"""
+
+from __future__ import annotations
+
+
+class NotechunkError(Exception):
+    """Base of every error notechunk raises on purpose."""
+
+
+class ConfigError(NotechunkError):
+    """The configuration (TOML or flags) cannot be used."""
+
+
+class UsageError(NotechunkError):
+    """The command line cannot be used (missing folder, bad option value)."""
+
+
+class InputError(NotechunkError):
+    """One input file cannot be processed; `reason` is the one-line explanation."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(f"{source}: {reason}")
+        self.source = source
+        self.reason = reason
+
+
+class UnsupportedInput(InputError):
+    """The file's content does not match its extension (an HTML page named .xlsx, say)."""

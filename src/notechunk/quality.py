@@ -1,0 +1,66 @@
+"""Quality labels and context-dead detection (SPEC §1.3), as data on the chunk.
+
+Precedence when several labels apply: context_dead > too_long > fragment > short > ok.
+Whether a label omits the chunk depends on the source type: Markdown fragments are kept
+(a short factual sentence is valid), spreadsheet fragments are omitted, context-dead
+chunks are always omitted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from notechunk.chunk import Chunk, Quality, SourceType, count_words
+from notechunk.config import Config, ContextDeadConfig, QualityBands
+
+_LEADING_JUNK = re.compile(r"^[\s\W_]+", re.UNICODE)
+
+
+def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
+    """The context-dead phrase `text` starts with (after bullets and punctuation), if any.
+
+    A phrase must end at a word boundary: "for more" matches "For more details", not
+    "For moreover".
+    """
+    head = _LEADING_JUNK.sub("", text[:200]).lower()
+    for phrase in cfg.phrases:
+        if head.startswith(phrase):
+            rest = head[len(phrase) : len(phrase) + 1]
+            if not rest or not (rest.isalnum() or rest == "_"):
+                return phrase
+    return None
+
+
+def classify(
+    text: str, word_count: int, source_type: SourceType, cfg: Config
+) -> tuple[Quality, bool, str | None]:
+    """(label, omit, context-dead phrase) for one chunk's text."""
+    phrase = context_dead_phrase(text, cfg.context_dead)
+    if phrase is not None:
+        return "context_dead", True, phrase
+    bands: QualityBands = (
+        cfg.quality.markdown if source_type == "markdown" else cfg.quality.spreadsheet
+    )
+    if word_count > bands.max_words:
+        return "too_long", False, None
+    if word_count < bands.fragment_words:
+        return "fragment", source_type == "spreadsheet", None
+    if word_count < bands.short_words:
+        return "short", False, None
+    return "ok", False, None
+
+
+def label(chunk: Chunk, cfg: Config) -> Chunk:
+    """The chunk with `word_count`, `quality` and `omit` computed from its text.
+
+    A chunk already marked omitted by its runner stays omitted.
+    """
+    words = count_words(chunk.text)
+    quality, omit, phrase = classify(chunk.text, words, chunk.source_type, cfg)
+    flags = chunk.flags
+    if phrase is not None:
+        flags = (*flags, f"context_dead:{phrase}")
+    return replace(
+        chunk, word_count=words, quality=quality, omit=omit or chunk.omit, flags=flags
+    )
