@@ -90,3 +90,57 @@ class FileError:
 
     def message(self) -> str:
         return f"{self.source}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardedRow:
+    """A spreadsheet row dropped by a skip rule, with what a reviewer needs to judge it.
+
+    `rule` is `structural`, `mostly_numeric` or `too_few_fields`; `cells` keeps the row as
+    (header, value) pairs in column order; `measured` and `threshold` are the figures the
+    rule compared (e.g. 0.86 numeric share against 0.8).
+    """
+
+    source: str
+    sheet: str
+    row: int
+    rule: str
+    cells: tuple[tuple[str, str], ...]
+    measured: float | str
+    threshold: float | str
+    explanation: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "sheet": self.sheet,
+            "row": self.row,
+            "rule": self.rule,
+            "cells": {h: v for h, v in self.cells},
+            "measured": self.measured,
+            "threshold": self.threshold,
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetReport:
+    """What happened to one sheet: the figures of the conservation invariant.
+
+    For a sheet that was read: data_rows (non-blank rows below the header) == chunks
+    (kept or omitted) + discarded. `status` is `read`, `hidden_skipped`, `empty` or
+    `failed`; `note` says why for anything but `read`.
+    """
+
+    source: str
+    sheet: str
+    status: str
+    header_row: int | None
+    data_rows: int
+    blank_rows: int
+    chunks: int
+    discarded: int
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
