@@ -9,14 +9,30 @@ from notechunk.discover import discover
 
 
 def test_sorted_filtered_and_hidden_skipped(tmp_path: Path) -> None:
-    for rel in ["b.md", "a/z.md", "a/y.csv", "c.txt", ".hidden/x.md", "a/.x.md", "-dash.md",
-                "spaced name.md", "ünï.md", "s.XLSX"]:
+    for rel in [
+        "b.md",
+        "a/z.md",
+        "a/y.csv",
+        "c.txt",
+        ".hidden/x.md",
+        "a/.x.md",
+        "-dash.md",
+        "spaced name.md",
+        "ünï.md",
+        "s.XLSX",
+    ]:
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("x")
     found = discover(tmp_path)
     assert [f.rel for f in found.files] == [
-        "-dash.md", "a/y.csv", "a/z.md", "b.md", "s.XLSX", "spaced name.md", "ünï.md"
+        "-dash.md",
+        "a/y.csv",
+        "a/z.md",
+        "b.md",
+        "s.XLSX",
+        "spaced name.md",
+        "ünï.md",
     ]
     assert {f.kind for f in found.files} == {"markdown", "spreadsheet"}
 

@@ -165,7 +165,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     cfg = _load(path.parent, args)
     text, _ = read_text(path, path.name)
     lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter))
-    data = {
+    data: dict[str, Any] = {
         "file": path.as_posix(),
         "metadata": lay.parsed.metadata,
         "sections": [
@@ -190,14 +190,18 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    for k, s in enumerate(data["sections"]):
+    sections: list[dict[str, Any]] = data["sections"]
+    windows: list[dict[str, Any]] = data["windows"]
+    for k, s in enumerate(sections):
         crumbs = " > ".join(s["path"]) or "(before the first heading)"
-        print(f"[{k}] {crumbs}  lines {s['lines'][0]}-{s['lines'][1]}, "
-              f"{len(s['sentences'])} sentences")
+        print(
+            f"[{k}] {crumbs}  lines {s['lines'][0]}-{s['lines'][1]}, "
+            f"{len(s['sentences'])} sentences"
+        )
         for sentence in s["sentences"]:
             print(f"      | {sentence[:100]}")
-    print(f"{len(data['windows'])} windows")
-    for i, w in enumerate(data["windows"]):
+    print(f"{len(windows)} windows")
+    for i, w in enumerate(windows):
         flag = " (merged bullets)" if w["merged_bullets"] else ""
         print(f"  window {i}: {w['words']} words{flag}")
     return 0

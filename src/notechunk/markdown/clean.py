@@ -29,7 +29,7 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _HARD_BREAK = re.compile(r"\\\n")
 _PROTECT = 0xF0000  # escaped ASCII punctuation lives in a private-use plane meanwhile
-_PROTECTED = re.compile("[\U000F0021-\U000F007E]")
+_PROTECTED = re.compile("[\U000f0021-\U000f007e]")
 _ENTITIES = {"&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 

@@ -163,8 +163,14 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
             if tok.level == 0 and title:
                 b.heading(int(tok.tag[1:]), title, line)
             elif title:
-                b.add(Unit(kind="prose", text=pending_prefix + title, first_line=line,
-                           last_line=tok.map[1]))
+                b.add(
+                    Unit(
+                        kind="prose",
+                        text=pending_prefix + title,
+                        first_line=line,
+                        last_line=tok.map[1],
+                    )
+                )
                 pending_prefix = ""
             i += 3
             continue
@@ -172,12 +178,18 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
             covered.append((tok.map[0], tok.map[1]))
             content = tokens[i + 1].content
             first, last = tok.map[0] + 1, tok.map[1]
-            title = pandoc_heading(content) if tok.level == 0 else None
-            if title is not None:
-                b.heading(PANDOC_HEADING_LEVEL, title, first)
+            pandoc = pandoc_heading(content) if tok.level == 0 else None
+            if pandoc is not None:
+                b.heading(PANDOC_HEADING_LEVEL, pandoc, first)
             else:
-                b.add(Unit(kind="prose", text=pending_prefix + clean_inline(content).strip(),
-                           first_line=first, last_line=last))
+                b.add(
+                    Unit(
+                        kind="prose",
+                        text=pending_prefix + clean_inline(content).strip(),
+                        first_line=first,
+                        last_line=last,
+                    )
+                )
                 pending_prefix = ""
             i += 3
             continue
@@ -194,13 +206,25 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
             info = tok.info.strip() if t == "fence" else ""
             body = tok.content.rstrip("\n")
             if body.strip():
-                b.add(Unit(kind="code", text=f"```{info}\n{body}\n```",
-                           first_line=tok.map[0] + 1, last_line=tok.map[1]))
+                b.add(
+                    Unit(
+                        kind="code",
+                        text=f"```{info}\n{body}\n```",
+                        first_line=tok.map[0] + 1,
+                        last_line=tok.map[1],
+                    )
+                )
         elif t == "html_block" and tok.map is not None:
             text = clean_html_block(tok.content).strip()
             if text:
-                b.add(Unit(kind="prose", text=pending_prefix + text,
-                           first_line=tok.map[0] + 1, last_line=tok.map[1]))
+                b.add(
+                    Unit(
+                        kind="prose",
+                        text=pending_prefix + text,
+                        first_line=tok.map[0] + 1,
+                        last_line=tok.map[1],
+                    )
+                )
                 pending_prefix = ""
         elif t == "table_open" and tok.map is not None:
             covered.append((tok.map[0], tok.map[1]))
@@ -236,8 +260,9 @@ def _table(tokens: list[Token], i: int, b: _Builder) -> int:
                     for k, v in enumerate(row)
                     if v
                 ]
-                b.add(Unit(kind="row", text="; ".join(pairs), first_line=row_line,
-                           last_line=row_line))
+                b.add(
+                    Unit(kind="row", text="; ".join(pairs), first_line=row_line, last_line=row_line)
+                )
         i += 1
     return i + 1
 
@@ -253,8 +278,7 @@ def _recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) 
     def flush() -> None:
         if run:
             text = "\n".join(s for _, s in run)
-            out.append(Unit(kind="prose", text=text, first_line=run[0][0],
-                            last_line=run[-1][0]))
+            out.append(Unit(kind="prose", text=text, first_line=run[0][0], last_line=run[-1][0]))
             run.clear()
 
     for idx, line in enumerate(lines):

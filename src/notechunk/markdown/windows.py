@@ -49,23 +49,36 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
     out: list[Sentence] = []
     for k, unit in enumerate(section.units):
         if unit.kind != "prose":
-            out.append(Sentence(text=unit.text, first_line=unit.first_line,
-                                last_line=unit.last_line, unit=k, words=count_words(unit.text)))
+            out.append(
+                Sentence(
+                    text=unit.text,
+                    first_line=unit.first_line,
+                    last_line=unit.last_line,
+                    unit=k,
+                    words=count_words(unit.text),
+                )
+            )
             continue
         text = unit.text
         prefix = ""
         for marker in ("- ",):
             if text.startswith(marker):
-                prefix, text = marker, text[len(marker):]
+                prefix, text = marker, text[len(marker) :]
         for n, (s, e) in enumerate(segmenter.spans(text)):
             sentence = " ".join(text[s:e].split())
             if n == 0 and prefix:
                 sentence = prefix + sentence
             first = unit.first_line + text.count("\n", 0, s)
             last = first + text.count("\n", s, e)
-            out.append(Sentence(text=sentence, first_line=min(first, unit.last_line),
-                                last_line=min(last, unit.last_line), unit=k,
-                                words=count_words(sentence)))
+            out.append(
+                Sentence(
+                    text=sentence,
+                    first_line=min(first, unit.last_line),
+                    last_line=min(last, unit.last_line),
+                    unit=k,
+                    words=count_words(sentence),
+                )
+            )
     return out
 
 
