@@ -2,8 +2,9 @@
 
 Sorted by POSIX relative path (so outputs do not depend on directory order); symlinks are
 followed only while they stay inside SRC, and each directory is entered once (symlink
-loops end); hidden files and folders (a leading dot) are skipped; unreadable folders are
-reported, not fatal.
+loops end); hidden files and folders (a leading dot) are skipped; unreadable folders,
+broken links and non-regular files with a known extension (a FIFO named x.md) are
+reported, never fatal and never opened.
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ def discover(src: Path) -> Discovery:
             if entry.name.startswith("."):
                 continue
             path = Path(entry.path)
+            kind = kind_of(path)
             try:
                 if entry.is_symlink():
-                    target = path.resolve()
+                    # strict: a dangling link is an error here, not a file that vanishes
+                    target = path.resolve(strict=True)
                     if not target.is_relative_to(root):
                         errors.append(_error(path, root, "symlink points outside the source"))
                         continue
@@ -78,11 +81,16 @@ def discover(src: Path) -> Discovery:
                     stack.append(path)
                     continue
                 if not entry.is_file():
+                    if kind is not None:  # a FIFO or device named x.md: never opened
+                        errors.append(_error(path, root, "not a regular file"))
                     continue
-            except OSError as exc:  # a loop or a dangling link
-                errors.append(_error(path, root, f"cannot follow link ({exc.strerror or exc})"))
+            except FileNotFoundError:
+                errors.append(_error(path, root, "broken symlink (its target does not exist)"))
                 continue
-            kind = kind_of(path)
+            except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, Python < 3.13
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "a loop"
+                errors.append(_error(path, root, f"cannot follow symlink ({reason})"))
+                continue
             if kind is not None:
                 found.append(SourceFile(path=path, rel=_rel(path, root), kind=kind))
     found.sort(key=lambda f: f.rel)
@@ -91,7 +99,14 @@ def discover(src: Path) -> Discovery:
 
 
 def _rel(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
+    """POSIX path relative to SRC. A name that is not UTF-8 (bytes kept by the OS as lone
+    surrogates) is spelled with backslash escapes, so it can be written as JSON."""
+    rel = path.relative_to(root).as_posix()
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        rel = os.fsencode(rel).decode("utf-8", "backslashreplace")
+    return rel
 
 
 def _error(path: Path, root: Path, reason: str) -> FileError:
