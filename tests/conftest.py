@@ -35,3 +35,35 @@ def corpus(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not present (../shared is not part of a fresh clone)")
     return path
+
+
+_VOCAB = (
+    "empire dynasty revolt parliament council writ article river monsoon pass plateau "
+    "treaty reform movement governor province tax revenue court temple edict inscription "
+    "coast delta basin glacier forest tribe trade port harbour charter assembly bill"
+).split()
+
+
+def make_corpus(root: Path, files: int, seed: int = 0, sentences: int = 60) -> list[Path]:
+    """Write `files` generated Markdown notes under `root` (headings, prose, bullets).
+
+    Deterministic for a seed; each file carries a unique token `zqfileN` so tests can
+    check that its text reached the outputs.
+    """
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for n in range(files):
+        lines = [f"# Topic {n} zqfile{n}", ""]
+        for k in range(sentences):
+            if k % 15 == 0:
+                lines += ["", f"## Part {k // 15}", ""]
+            words = " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(8, 20)))
+            bullet = "- " if k % 7 == 3 else ""
+            lines.append(f"{bullet}{words.capitalize()} {n}x{k}.")
+        path = root / f"d{n % 10}" / f"note-{n:04d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(path)
+    return out

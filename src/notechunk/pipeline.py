@@ -166,6 +166,7 @@ def process_files(
 
 OUTPUT_FILES = ("chunks.jsonl.gz", "stages", "qa", "report.html")
 MANIFEST = "manifest.json"
+STAGING = ".staging"
 
 
 def run(
@@ -178,9 +179,12 @@ def run(
 ) -> RunResult:
     """The whole job: SRC in, OUT written (SPEC §2). Returns counts and the file errors.
 
-    Outputs are built in OUT/.staging and moved into place one complete file at a time,
-    the manifest last; a run killed midway leaves complete files only. When neither the
-    inputs nor the config changed since the manifest was written, nothing is redone.
+    Outputs are built in OUT/.staging and moved into place one complete file at a time;
+    `manifest.json` (each output's size and sha256) is removed just before the moves and
+    written after them, so OUT holds one complete, consistent run exactly when the
+    manifest is there, and a run killed midway never leaves a half-written file. When
+    neither the inputs nor the config changed and the manifest's files are in place,
+    nothing is redone.
     """
     found = discover(src)
     cache_root = out / CACHE_DIR if use_cache else None
@@ -192,12 +196,13 @@ def run(
     errors.sort(key=lambda e: (e.source, e.stage))
     run_key = _run_key(cfg, results, errors)
     previous = _read_manifest(out)
-    if use_cache and previous.get("run_key") == run_key and _outputs_present(out):
+    unchanged = run_key is not None and previous.get("run_key") == run_key
+    if use_cache and unchanged and _outputs_present(out, previous):
         metrics = previous.get("metrics", {})
     else:
-        metrics = _write_outputs(out, cfg, markdown, sheets, file_results, errors, progress)
-        manifest = {"run_key": run_key, "metrics": metrics}
-        atomic_write_bytes(out / MANIFEST, (dumps(manifest) + "\n").encode())
+        metrics = _write_outputs(
+            out, cfg, markdown, sheets, file_results, errors, run_key, progress
+        )
     return RunResult(
         files=len(found.files),
         markdown_chunks=len(markdown),
@@ -214,12 +219,14 @@ def _write_outputs(
     sheets: list[Chunk],
     file_results: list[FileResult],
     errors: list[FileError],
+    run_key: str | None,
     progress: Progress | None,
 ) -> dict[str, Any]:
-    staging = out / ".staging"
-    if staging.exists():
+    staging = out / STAGING
+    if staging.exists():  # left by a run that was killed
         shutil.rmtree(staging)
-    (out / MANIFEST).unlink(missing_ok=True)  # outputs are about to change
+    for stale in out.glob(f".{MANIFEST}.tmp*"):  # a manifest write that was killed
+        stale.unlink(missing_ok=True)
     write_jsonl(staging / "stages" / "markdown_chunks.jsonl", markdown)
     write_jsonl(staging / "stages" / "excel_chunks.jsonl", sheets)
     if progress:
@@ -232,19 +239,53 @@ def _write_outputs(
         errors,
         cfg,
     )
-    _publish(staging, out)
+    files = _publish(staging, out)
+    manifest = {"files": files, "metrics": metrics, "run_key": run_key}
+    atomic_write_bytes(out / MANIFEST, (dumps(manifest) + "\n").encode())
+    _fsync_dir(out)
     if progress:
         progress("qa", 1, 1)
     return metrics
 
 
-def _publish(staging: Path, out: Path) -> None:
-    """Move every staged file into OUT (each move atomic), then drop the staging folder."""
-    for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+def _publish(staging: Path, out: Path) -> dict[str, dict[str, Any]]:
+    """Move every staged file into OUT (each move atomic), then drop the staging folder.
+
+    The old manifest goes first, only now that every new file is complete: until the new
+    one is written OUT may mix complete files of two runs, and the missing manifest says
+    so. Returns the new manifest's file list (POSIX path -> bytes and sha256).
+    """
+    staged = sorted(p for p in staging.rglob("*") if p.is_file())
+    files = {p.relative_to(staging).as_posix(): _describe(p) for p in staged}
+    (out / MANIFEST).unlink(missing_ok=True)
+    _fsync_dir(out)
+    for path in staged:
         target = out / path.relative_to(staging)
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(path, target)
+    for folder in sorted({out, *((out / rel).parent for rel in files)}):
+        _fsync_dir(folder)
     shutil.rmtree(staging, ignore_errors=True)
+    return files
+
+
+def _describe(path: Path) -> dict[str, Any]:
+    data = path.read_bytes()
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make renames into `folder` durable (skipped where a folder cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _run_key(
@@ -268,8 +309,18 @@ def _read_manifest(out: Path) -> dict[str, Any]:
     return data
 
 
-def _outputs_present(out: Path) -> bool:
-    return (out / "chunks.jsonl.gz").is_file() and (out / "qa" / "errors.json").is_file()
+def _outputs_present(out: Path, manifest: dict[str, Any]) -> bool:
+    """Every file the manifest lists is in OUT with its recorded size."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or "chunks.jsonl.gz" not in files:
+        return False
+    for rel, info in files.items():
+        try:
+            if (out / rel).stat().st_size != info["bytes"]:
+                return False
+        except (OSError, KeyError, TypeError):
+            return False
+    return True
 
 
 def finalize_outputs(
