@@ -10,6 +10,8 @@ reported, never fatal and never opened.
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -43,8 +45,12 @@ def kind_of(path: Path) -> FileKind | None:
     return None
 
 
-def discover(src: Path) -> Discovery:
-    """Every Markdown and spreadsheet file under `src` (or `src` itself if it is a file)."""
+def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
+    """Every Markdown and spreadsheet file under `src` (or `src` itself if it is a file).
+
+    Folders in `exclude` are never entered: the pipeline passes its own output folders,
+    so an OUT inside SRC does not read back its CSV reports as inputs.
+    """
     root = src.resolve()
     if root.is_file():
         kind = kind_of(root)
@@ -53,6 +59,13 @@ def discover(src: Path) -> Discovery:
     found: list[SourceFile] = []
     errors: list[FileError] = []
     seen: set[tuple[int, int]] = set()
+    for folder in exclude:
+        try:
+            st = folder.stat()
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            seen.add((st.st_dev, st.st_ino))
     stack: list[Path] = [root]
     while stack:
         folder = stack.pop()

@@ -186,7 +186,7 @@ def run(
     neither the inputs nor the config changed and the manifest's files are in place,
     nothing is redone.
     """
-    found = discover(src)
+    found = discover(src, exclude=[out / d for d in ("stages", "qa", STAGING, CACHE_DIR)])
     cache_root = out / CACHE_DIR if use_cache else None
     results = process_files(found.files, cfg, workers, progress, cache_root)
     file_results = [r for r, _ in results]
