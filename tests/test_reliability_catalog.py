@@ -305,7 +305,7 @@ CASES: list[Case] = [
         md("inv.md", b"# T\n\nBroken \xc3\x28 zqinv byte.\n", "ok", "zqinv"),
     ),
     Case("undecodable", md("undec.md", b"Text zqund \x81\x8d\x8f\x90 here.\n", "error")),
-    Case("bom-then-nul", md("bomnul.md", codecs.BOM_UTF8 + b"A zqbn\x00 B.\n", "either")),
+    Case("bom-then-nul", md("bomnul.md", codecs.BOM_UTF8 + b"A zqbn\x00 B.\n", "error")),
     Case("random-binary", md("rand.md", bytes(range(256)) * 64, "either")),
     Case(
         "crlf-and-cr",
@@ -573,3 +573,122 @@ def test_whole_catalog_in_one_run(tmp_path: Path, capfd: pytest.CaptureFixture[s
         for p in [src, *src.rglob("*")]:
             if p.is_dir() and not p.is_symlink():
                 p.chmod(0o755)
+
+
+RSS_PROBE = """
+import resource, sys
+from notechunk.cli import main
+code = main(["run", sys.argv[1], "--out", sys.argv[2]])
+peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+           resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(f"PEAK_KB={peak}", file=sys.stderr)
+raise SystemExit(code)
+"""
+MILLION = 1_000_000
+RSS_BUDGET_MB = 3072  # the whole run holds its chunks; the reader itself must stream
+
+
+@needs_segmenter
+@needs_sheets
+@pytest.mark.slow
+def test_million_row_csv_bounded_memory_nothing_lost(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    src = tmp_path / "src"
+    src.mkdir()
+    with open(src / "big.csv", "w", encoding="utf-8", newline="") as fh:
+        fh.write("Term,Meaning,Year\n")
+        for i in range(MILLION):
+            fh.write(f"Term zq{i},Meaning of entry number {i} in the long sheet,{1800 + i % 200}\n")
+    out = tmp_path / "out"
+    env = dict(os.environ)
+    src_dir = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [src_dir, env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, str(src), str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    peak_mb = int(done.stderr.rsplit("PEAK_KB=", 1)[1]) / 1024
+    assert peak_mb < RSS_BUDGET_MB, f"peak RSS {peak_mb:.0f} MB"
+    rows = 0
+    with open(out / "stages" / "excel_chunks.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            rows += json.loads(line)["source"] == "big.csv"
+    discarded = out / "qa" / "discarded_rows.json"
+    if discarded.exists():
+        rows += sum(r["source"] == "big.csv" for r in json.loads(discarded.read_text()))
+    assert rows == MILLION  # every row a chunk or a discarded row
+
+
+# --- a damaged OUT: whatever an earlier run or a disk left there, the next run recovers
+
+
+def _damage_cache(out: Path) -> None:
+    entries = sorted((out / ".cache").rglob("*.json"))
+    entries[0].write_text("{}")
+    entries[1].write_text("[1, 2]")
+    entries[2].write_bytes(b"\x00garbage")
+
+
+def _damage_manifest_list(out: Path) -> None:
+    (out / "manifest.json").write_text("[1, 2]")
+
+
+def _damage_manifest_junk(out: Path) -> None:
+    (out / "manifest.json").write_bytes(b"\xff\xfe{")
+
+
+def _stale_staging(out: Path) -> None:
+    (out / ".staging" / "qa").mkdir(parents=True)
+    (out / ".staging" / "qa" / "errors.json").write_text("[half")
+    (out / ".staging" / "chunks.jsonl.gz").write_bytes(b"\x1f\x8b half")
+
+
+def _deleted_output(out: Path) -> None:
+    (out / "qa" / "errors.json").unlink()
+
+
+@needs_segmenter
+@pytest.mark.parametrize(
+    "damage",
+    [_damage_cache, _damage_manifest_list, _damage_manifest_junk, _stale_staging, _deleted_output],
+    ids=["cache-entries", "manifest-list", "manifest-junk", "stale-staging", "deleted-output"],
+)
+def test_damaged_out_recovers(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], damage: Callable[[Path], None]
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    for k in range(4):
+        _write(src, f"n{k}.md", NOTE.replace("zqtoken", f"zqn{k}"))
+    out = tmp_path / "out"
+    first = run_cli(src, out, capfd)
+    reference = (out / "chunks.jsonl.gz").read_bytes()
+    damage(out)
+    again = run_cli(src, out, capfd)
+    assert again.rc == first.rc == 0
+    assert again.texts == first.texts
+    assert (out / "chunks.jsonl.gz").read_bytes() == reference
+    assert (out / "qa" / "errors.json").exists() and not (out / ".staging").exists()
+
+
+@needs_segmenter
+@pytest.mark.parametrize("kind", ["file", "under-a-file"])
+def test_unusable_out_is_exit_2(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], kind: str
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "a.md", NOTE)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    out = blocker if kind == "file" else blocker / "out"
+    assert main(["run", str(src), "--out", str(out)]) == 2
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and str(out) in err

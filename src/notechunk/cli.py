@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -126,6 +127,12 @@ def _run(src: Path, args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     cfg = _load(src, args)
+    try:  # an unusable OUT is a bad argument (exit 2), found before any work is done
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{args.out}: cannot create the output folder ({exc.strerror})") from None
+    if not os.access(args.out, os.W_OK):
+        raise UsageError(f"{args.out}: the output folder is not writable")
     update, stop = _progress_printer()
     try:
         result = run(src, args.out, cfg, workers=args.workers, progress=update)

@@ -100,8 +100,11 @@ def process_batch(
         key = file_key(data, f.rel, ckey)
         hit = cache.get(key) if cache else None
         if hit is not None:
-            out.append((decode_result(hit), key))
-            continue
+            try:
+                out.append((decode_result(hit), key))
+                continue
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # a damaged or foreign entry is a miss: redo the file
         if f.kind == "markdown":
             result = process_markdown(f, data, cfg, segmenter, parser)
         else:
@@ -195,6 +198,7 @@ def run(
     errors = [*found.errors, *(e for r in file_results for e in r.errors)]
     errors.sort(key=lambda e: (e.source, e.stage))
     run_key = _run_key(cfg, results, errors)
+    _remove_leftovers(out)
     previous = _read_manifest(out)
     unchanged = run_key is not None and previous.get("run_key") == run_key
     if use_cache and unchanged and _outputs_present(out, previous):
@@ -223,10 +227,6 @@ def _write_outputs(
     progress: Progress | None,
 ) -> dict[str, Any]:
     staging = out / STAGING
-    if staging.exists():  # left by a run that was killed
-        shutil.rmtree(staging)
-    for stale in out.glob(f".{MANIFEST}.tmp*"):  # a manifest write that was killed
-        stale.unlink(missing_ok=True)
     write_jsonl(staging / "stages" / "markdown_chunks.jsonl", markdown)
     write_jsonl(staging / "stages" / "excel_chunks.jsonl", sheets)
     if progress:
@@ -246,6 +246,14 @@ def _write_outputs(
     if progress:
         progress("qa", 1, 1)
     return metrics
+
+
+def _remove_leftovers(out: Path) -> None:
+    """What a killed run leaves: its staging folder and a half-written manifest."""
+    if (out / STAGING).exists():
+        shutil.rmtree(out / STAGING)
+    for stale in out.glob(f".{MANIFEST}.tmp*"):
+        stale.unlink(missing_ok=True)
 
 
 def _publish(staging: Path, out: Path) -> dict[str, dict[str, Any]]:
@@ -303,10 +311,10 @@ def _run_key(
 
 def _read_manifest(out: Path) -> dict[str, Any]:
     try:
-        data: dict[str, Any] = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data
+    return data if isinstance(data, dict) else {}
 
 
 def _outputs_present(out: Path, manifest: dict[str, Any]) -> bool:

@@ -21,9 +21,12 @@ def decode_text(data: bytes, source: str) -> tuple[str, str]:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:
-                return data.decode(encoding), encoding
+                text = data.decode(encoding)
             except UnicodeDecodeError as exc:
                 raise InputError(source, f"invalid {encoding} text at byte {exc.start}") from None
+            if "\x00" in text:  # a BOM in front of binary data
+                raise InputError(source, "binary content (NUL characters), not a text file")
+            return text, encoding
     if b"\x00" in data:
         raise InputError(source, "binary content (NUL bytes), not a text file")
     try:
