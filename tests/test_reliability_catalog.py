@@ -455,8 +455,8 @@ class Outputs:
     texts: dict[str, str]  # source -> all its chunk text (stage files: omitted ones too)
 
 
-def run_cli(src: Path, out: Path, capfd: pytest.CaptureFixture[str]) -> Outputs:
-    rc = main(["run", str(src), "--out", str(out)])
+def run_cli(src: Path, out: Path, capfd: pytest.CaptureFixture[str], workers: int = 1) -> Outputs:
+    rc = main(["run", str(src), "--out", str(out), "--workers", str(workers)])
     captured = capfd.readouterr()
     assert rc in (0, 1), captured.err
     assert "Traceback" not in captured.err, captured.err
@@ -549,8 +549,11 @@ def test_catalog_is_big_enough() -> None:
 
 
 @needs_segmenter
-def test_whole_catalog_in_one_run(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    """All Markdown and folder cases side by side: one bad file never costs another one."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_whole_catalog_in_one_run(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], workers: int
+) -> None:
+    """All cases side by side: one bad file never costs another one, in workers too."""
     src = tmp_path / "src"
     src.mkdir()
     _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
@@ -566,7 +569,7 @@ def test_whole_catalog_in_one_run(tmp_path: Path, capfd: pytest.CaptureFixture[s
         for exp in case.build(sub):
             expects.append(Expect(f"{case.id}/{exp.rel}", exp.outcome, exp.tokens, exp.all_words))
     try:
-        res = run_cli(src, tmp_path / "out", capfd)
+        res = run_cli(src, tmp_path / "out", capfd, workers)
         check(src, res, [e for e in expects if "locked" not in e.rel])
         assert res.rc == 1
     finally:
