@@ -189,3 +189,29 @@ def test_death_before_every_replace(tmp_path: Path, previous: bool) -> None:
         assert_clean(out)
         if not previous:  # the first replaces are the six cache entries: kept for the re-run
             assert cached == min(n - 1, 6)
+
+
+def test_second_run_on_the_same_out_is_refused(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from notechunk.cli import main
+
+    src = tmp_path / "src"
+    make_corpus(src, 200, seed=3, sentences=150)
+    out = tmp_path / "out"
+    first = subprocess.Popen(
+        _cmd(src, out), env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 30
+    while not (out / ".lock").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    assert first.poll() is None, "first run ended too soon to overlap"
+    assert main(["run", str(src), "--out", str(out)]) == 2
+    err = capfd.readouterr().err
+    assert "another notechunk run" in err and "Traceback" not in err
+    _, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    assert_whole(out, [snapshot(out)])
+    assert (out / "manifest.json").exists()
+    assert main(["run", str(src), "--out", str(out)]) == 0  # the lock was released

@@ -11,8 +11,10 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ from notechunk.cache import CACHE_DIR, Cache, config_key, decode_result, encode_
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config
 from notechunk.discover import SourceFile, discover
-from notechunk.errors import InputError
+from notechunk.errors import InputError, UsageError
 from notechunk.markdown import chunk_markdown
 from notechunk.markdown.sections import make_parser
 from notechunk.merge import atomic_write_bytes, dumps, write_jsonl
@@ -170,6 +172,7 @@ def process_files(
 OUTPUT_FILES = ("chunks.jsonl.gz", "stages", "qa", "report.html")
 MANIFEST = "manifest.json"
 STAGING = ".staging"
+LOCK = ".lock"
 
 
 def run(
@@ -189,6 +192,34 @@ def run(
     neither the inputs nor the config changed and the manifest's files are in place,
     nothing is redone.
     """
+    with _exclusive(out):
+        return _run_locked(src, out, cfg, workers, progress, use_cache)
+
+
+@contextmanager
+def _exclusive(out: Path) -> Iterator[None]:
+    """Hold OUT/.lock for the run: a second run on the same OUT would delete this one's
+    staging folder and race its publish, so it is refused instead (exit 2)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / LOCK, "a+b") as fh:
+        if sys.platform != "win32":
+            import fcntl
+
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UsageError(f"{out}: another notechunk run is writing there") from None
+        yield
+
+
+def _run_locked(
+    src: Path,
+    out: Path,
+    cfg: Config,
+    workers: int,
+    progress: Progress | None,
+    use_cache: bool,
+) -> RunResult:
     found = discover(src, exclude=[out / d for d in ("stages", "qa", STAGING, CACHE_DIR)])
     cache_root = out / CACHE_DIR if use_cache else None
     results = process_files(found.files, cfg, workers, progress, cache_root)
