@@ -695,3 +695,20 @@ def test_unusable_out_is_exit_2(
     assert main(["run", str(src), "--out", str(out)]) == 2
     err = capfd.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and str(out) in err
+
+
+@needs_segmenter
+@needs_sheets
+def test_workers_after_an_in_process_run(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A process that ran once with --workers 1 (the sheet reader started its forkserver
+    here) can run again with --workers 2: pool workers are not forks of this process."""
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    for k in range(4):
+        _write(src, f"s{k}.xlsx", _xlsx_bytes([*ROWS, [f"Pass zqs{k}", "State", "Somewhere"]]))
+        _write(src, f"n{k}.md", NOTE)
+    first = run_cli(src, tmp_path / "o1", capfd, workers=1)
+    second = run_cli(src, tmp_path / "o2", capfd, workers=2)
+    assert first.rc == second.rc == 0
+    assert first.texts == second.texts and "zqs3" in second.texts["s3.xlsx"]

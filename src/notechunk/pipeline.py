@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing as mp
 import os
 import shutil
 import sys
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -160,13 +162,21 @@ def process_files(
             if progress:
                 progress("chunk", len(results), total)
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
         n = len(batches)
         for part in pool.map(process_batch, batches, [cfg] * n, [cache_root] * n):
             results.extend(part)
             if progress:
                 progress("chunk", len(results), total)
     return results
+
+
+def _pool_context() -> BaseContext:
+    """Fresh worker processes, never a plain fork of this one: a forked worker inherits
+    the parent's multiprocessing state (a forkserver the sheet reader started in an
+    earlier run of the same process makes its next isolated read fail with
+    ChildProcessError), and whatever locks other threads held."""
+    return mp.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
 
 
 OUTPUT_FILES = ("chunks.jsonl.gz", "stages", "qa", "report.html")
