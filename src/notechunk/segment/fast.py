@@ -37,6 +37,7 @@ class FastSegmenter:
                 word_start = text.rfind(" ", max(cut - 8, 0), cut) + 1
                 if text[word_start:cut].lstrip("(\"'") in _ABBREVIATIONS:
                     continue
+                cut = m.start("ws")  # after the closing quotes
             piece = text[start:cut]
             core = piece.strip()
             if core:

@@ -200,7 +200,7 @@ class RuleSegmenter:
         if key in _NEVER:
             return
         if nword[:1].isdigit():
-            if key not in _BEFORE_NUMBER:
+            if key not in _BEFORE_NUMBER and key not in _SOFT:  # "et al. 2021", "Jan. 5"
                 cuts.append(end)
             return
         opener = nword.lower() in _OPENER_WORDS
