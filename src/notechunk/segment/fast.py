@@ -12,10 +12,11 @@ import re
 
 from notechunk.segment.base import Span
 
+# The leading lookahead lets the regex engine jump between candidate characters.
 _BREAK = re.compile(
-    r"(?<=[.!?])[)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
+    r"(?=[.!?\n])(?:[.!?][)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
     r"|\n[^\S\n]*\n"
-    r"|\n(?=[^\S\n]*[-*+•][ \t])"
+    r"|\n(?=[^\S\n]*[-*+•][ \t]))"
 )
 _ABBREVIATIONS = frozenset(
     "Dr. Mr. Mrs. Ms. Prof. St. Mt. Jr. Sr. No. Art. Fig. Vol. p. pp. e.g. i.e. vs. etc.".split()
@@ -35,7 +36,7 @@ class FastSegmenter:
             cut = m.start()
             if m.group("ws") is not None:
                 word_start = text.rfind(" ", max(cut - 8, 0), cut) + 1
-                if text[word_start:cut].lstrip("(\"'") in _ABBREVIATIONS:
+                if text[word_start : cut + 1].lstrip("(\"'") in _ABBREVIATIONS:
                     continue
                 cut = m.start("ws")  # after the closing quotes
             piece = text[start:cut]

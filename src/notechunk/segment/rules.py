@@ -27,15 +27,16 @@ _BULLETS = "•⁃‣◦▪"
 _CLOSERS = ")]}\"'”’»›*_"
 _OPENERS = "([{\"'“‘«‹*_"
 
-# The leading lookahead lets the regex engine skip to the next interesting character fast
-# (3x faster than the bare alternation on prose).
+# Every alternative starts with one character of a single class, then looks behind at it:
+# the regex engine can then jump between candidate characters (2x faster than a plain
+# alternation of the five patterns, 6x faster than one without the shared first class).
 _CANDIDATE = re.compile(
-    r"(?=[.!?…‽)\n•⁃‣◦▪])(?:"
-    r"(?P<t>(?P<run>[.!?…‽]+(?:[ ][.!?…]+)*)(?P<close>[)\]}\"'”’»›*_]*))(?=\s|\Z)"
-    r"|(?P<para>\n[^\S\n]*\n)"
-    r"|(?P<item>\n)(?=[^\S\n]*(?:[-*+•⁃‣◦▪][ \t]|\d{1,3}[.)][ \t]|[a-z]\)[ \t]|#{1,6}[ \t]))"
-    r"|(?P<bullet>[•⁃‣◦▪])"
-    r"|(?P<paren>\))(?=[ \t]))"
+    r"[.!?…‽)\n•⁃‣◦▪](?:"
+    r"(?<=[.!?…‽])(?P<t>(?P<run>[.!?…‽]*(?:[ ][.!?…]+)*)(?P<close>[)\]}\"'”’»›*_]*))(?=\s|\Z)"
+    r"|(?<=\n)(?P<para>[^\S\n]*\n)"
+    r"|(?<=\n)(?P<item>)(?=[^\S\n]*(?:[-*+•⁃‣◦▪][ \t]|\d{1,3}[.)][ \t]|[a-z]\)[ \t]|#{1,6}[ \t]))"
+    r"|(?<=[•⁃‣◦▪])(?P<bullet>)"
+    r"|(?<=\))(?P<paren>)(?=[ \t]))"
 )
 # The word after a candidate: skip whitespace and opening quotes/brackets.
 _NEXT = re.compile(r"\s*[(\[{\"'“‘«‹*_¿¡]*(\w*)")
@@ -172,7 +173,7 @@ class RuleSegmenter:
         end = m.end()
         if end >= len(text):
             return
-        run = m.group("run")
+        run = text[m.start() : m.end("run")]
         rstart = m.start()
         if rstart > 0 and text[rstart - 1] in "[(":  # "[...]", "(?)"
             return
