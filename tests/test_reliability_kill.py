@@ -130,7 +130,7 @@ def _previous(tmp_path: Path, src: Path, name: str) -> Path:
 
 @pytest.mark.slow
 def test_sigkill_at_several_moments(tmp_path: Path) -> None:
-    src, refs = _prepare(tmp_path, files=300, sentences=150)
+    src, refs = _prepare(tmp_path, files=150, sentences=120)
     v1, v2 = json.loads(refs["v1"]), json.loads(refs["v2"])
     start = time.monotonic()
     subprocess.run(_cmd(src, tmp_path / "timing"), env=_env(), check=True, capture_output=True)
