@@ -212,8 +212,10 @@ def _coerce(value: Any, default: Any, where: str) -> Any:
         return value
     if isinstance(default, float) and isinstance(value, int):
         return float(value)
-    if default is not None and not isinstance(value, type(default)) and not isinstance(
-        default, tuple
+    if (
+        default is not None
+        and not isinstance(value, type(default))
+        and not isinstance(default, tuple)
     ):
         raise ConfigError(f"{where} must be {type(default).__name__}, got {value!r}")
     return value
