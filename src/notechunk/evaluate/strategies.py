@@ -183,7 +183,7 @@ def notechunk_sweep(cfg: Config, segmenter: Segmenter) -> list[Strategy]:
     for w in (5, 10, 20, 100):
         c = with_markdown(cfg, window_sentences=w, window_max_words=0)
         out.append(notechunk_strategy(f"notechunk window {w}", c, segmenter))
-    for cap in (100, 150, 200, 300):
+    for cap in (100, 120, 150, 200, 300):
         for ov in (0.0, 0.3):
             c = with_markdown(cfg, window_sentences=100, window_max_words=cap, overlap=ov)
             out.append(notechunk_strategy(f"notechunk cap {cap}w ov {ov}", c, segmenter))
