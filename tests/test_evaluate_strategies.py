@@ -108,3 +108,13 @@ def test_peers_when_installed() -> None:
     doc = Document(source="a.md", text="Sentence one here. " * 200)
     for s in strategies:
         assert s.split(doc), s.name
+
+
+def test_sweep_measures_each_setting_once() -> None:
+    from notechunk.evaluate.strategies import notechunk_sweep
+
+    sweep = notechunk_sweep(Config(), InterimSegmenter())
+    keys = [repr(sorted(s.params.items())) for s in sweep]
+    assert len(keys) == len(set(keys))
+    assert sweep[0].name == "notechunk (config)"
+    assert "notechunk overlap 0.3" not in [s.name for s in sweep]  # same as the config

@@ -182,12 +182,20 @@ def notechunk_sweep(cfg: Config, segmenter: Segmenter) -> list[Strategy]:
         out.append(notechunk_strategy(f"notechunk overlap {ov}", c, segmenter))
     for w in (5, 10, 20, 100):
         c = with_markdown(cfg, window_sentences=w, window_max_words=0)
-        out.append(notechunk_strategy(f"notechunk window {w}", c, segmenter))
+        out.append(notechunk_strategy(f"notechunk window {w} no cap", c, segmenter))
     for cap in (100, 120, 150, 200, 300):
         for ov in (0.0, 0.3):
             c = with_markdown(cfg, window_sentences=100, window_max_words=cap, overlap=ov)
             out.append(notechunk_strategy(f"notechunk cap {cap}w ov {ov}", c, segmenter))
-    return out
+    # a row equal to an earlier one (e.g. the config's own overlap) is measured once
+    seen: set[str] = set()
+    unique: list[Strategy] = []
+    for s in out:
+        key = repr(sorted(s.params.items()))
+        if key not in seen:
+            seen.add(key)
+            unique.append(s)
+    return unique
 
 
 def baseline_strategies() -> list[Strategy]:
