@@ -2,7 +2,8 @@
 
 Template syntax (`[[templates]] text`):
 - `{Column}` is replaced by the row's cell; names match ignoring case, spaces and
-  punctuation (`{Altitude (m)}` finds a column "altitude_m").
+  punctuation (`{Altitude (m)}` finds a column "altitude_m"); failing that, a column whose
+  name without a bracketed unit matches ("Altitude (m)" answers `{Altitude}`).
 - `[ ... ]` is an optional segment: it is dropped whole when any field inside it is empty,
   so `The {Pass} pass[, connecting {Connects}][, at {Altitude}].` never leaves
   "connecting , at" behind. Segments do not nest.
@@ -64,16 +65,20 @@ def clean_cell(value: str) -> str:
 
 def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
     """`Header: value` pairs of the non-empty cleaned cells joined with ". "."""
-    parts: list[str] = []
+    out = ""
     for name, cell in zip(names, cells, strict=False):
         value = clean_cell(cell).rstrip(" .;,")
-        if value:
-            parts.append(f"{name}: {value}")
-    return (". ".join(parts) + ".") if parts else ""
+        if not value:
+            continue
+        if out:
+            out += " " if out.endswith(("?", "!")) else ". "
+        out += f"{name}: {value}"
+    return out + "." if out and not out.endswith(("?", "!")) else out
 
 
 # ---------------------------------------------------------------------------- templates
 
+_UNIT = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _TOKEN = re.compile(r"\{\{|\}\}|\[\[|\]\]|\{[^{}]*\}|\[|\]|[^\[\]{}]+|[{}]")
 
 
@@ -133,6 +138,8 @@ def bind(template: Template, names: list[str]) -> BoundTemplate:
     index: dict[str, int] = {}
     for i, n in enumerate(names):
         index.setdefault(normalize_name(n), i)
+    for i, n in enumerate(names):  # second chance: "Altitude (m)" answers {Altitude}
+        index.setdefault(normalize_name(_UNIT.sub("", n)), i)
     columns: dict[str, int] = {}
     missing: list[str] = []
     for f in fields_of(segments):
