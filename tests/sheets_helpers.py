@@ -25,3 +25,16 @@ def write_xlsx(path: Path, rows: list[list[Any]], title: str = "Sheet1") -> Path
         ws.append(row)
     wb.save(path)
     return path
+
+
+def abort_now() -> None:
+    """A worker body that dies like calamine on a hostile workbook (SIGABRT)."""
+    import os
+
+    os.abort()
+
+
+def sleep_long() -> None:
+    import time
+
+    time.sleep(30)
