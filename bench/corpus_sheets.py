@@ -33,11 +33,15 @@ def main() -> int:
         bad += not ok
         kept = sum(1 for c in res.chunks if not c.omit)
         t = totals[rel.split("/")[0]]
-        for i, v in enumerate((1, rows, len(res.chunks), kept, len(res.discarded), len(res.errors))):
+        for i, v in enumerate(
+            (1, rows, len(res.chunks), kept, len(res.discarded), len(res.errors))
+        ):
             t[i] += v
-        print(f"{rel}: rows={rows} chunks={len(res.chunks)} kept={kept} "
-              f"discarded={len(res.discarded)} errors={[e.reason for e in res.errors]} "
-              f"conserved={ok} {dt:.2f}s")
+        print(
+            f"{rel}: rows={rows} chunks={len(res.chunks)} kept={kept} "
+            f"discarded={len(res.discarded)} errors={[e.reason for e in res.errors]} "
+            f"conserved={ok} {dt:.2f}s"
+        )
     print("\nfolder files rows chunks kept discarded errors")
     grand = [0] * 6
     for folder, t in sorted(totals.items()):

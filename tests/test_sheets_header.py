@@ -7,8 +7,12 @@ def rows(*cells: tuple[str, ...]) -> list[SheetRow]:
 
 
 def test_skips_title_and_blank_rows() -> None:
-    rs = rows(("GDP of states (₹ lakh crore)", "", ""), ("", "", ""), ("State", "2011-12", "Notes"),
-              ("Bihar", "3.2", "fast"))
+    rs = rows(
+        ("GDP of states (₹ lakh crore)", "", ""),
+        ("", "", ""),
+        ("State", "2011-12", "Notes"),
+        ("Bihar", "3.2", "fast"),
+    )
     header = find_header(rs)
     assert header is not None and header.number == 3
 
@@ -20,8 +24,10 @@ def test_pinned_header_row() -> None:
 
 
 def test_headerless_question_answer() -> None:
-    rs = rows(("What is the first criterion of essentiality?", "It must be indispensable"),
-              ("Which are macronutrients?", "N, P and K"))
+    rs = rows(
+        ("What is the first criterion of essentiality?", "It must be indispensable"),
+        ("Which are macronutrients?", "N, P and K"),
+    )
     assert find_header(rs) is None
     assert column_names(None, 2) == ["Column 1", "Column 2"]
 
@@ -32,6 +38,8 @@ def test_column_names_blank_and_duplicates() -> None:
 
 
 def test_numeric_header_rejected_for_text_row() -> None:
-    rs = rows(("1", "2", "3"), ("State", "Capital", "Area"), ("Kerala", "Thiruvananthapuram", "38863"))
+    rs = rows(
+        ("1", "2", "3"), ("State", "Capital", "Area"), ("Kerala", "Thiruvananthapuram", "38863")
+    )
     header = find_header(rs)
     assert header is not None and header.number == 2

@@ -122,8 +122,8 @@ def test_member_count_limit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "name"),
     [
-        (codecs.BOM_UTF8 + "Pass,State\nZoji La,Ladakh\n".encode(), "utf8-bom"),
-        ("Pass,State\nZoji La,Ladakh\n".encode(), "utf8"),
+        (codecs.BOM_UTF8 + b"Pass,State\nZoji La,Ladakh\n", "utf8-bom"),
+        (b"Pass,State\nZoji La,Ladakh\n", "utf8"),
         ("Pass,State\nZoji La,Ladakh\n".encode("utf-16"), "utf16"),
         ("Pass,State\nZoji La,Ladakh\n".encode("cp1252"), "cp1252"),
     ],

@@ -7,20 +7,22 @@ import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
 
 from notechunk.config import Config, SheetsConfig, Template
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.runner import SheetFileResult, run_isolated
+from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
 
 CFG = Config()
 
 
 def conserved(res: SheetFileResult) -> bool:
     read = [r for r in res.reports if r.status in ("read", "truncated")]
-    return all(r.data_rows == r.chunks + r.discarded for r in read) and sum(
-        r.chunks for r in read
-    ) == len(res.chunks) and sum(r.discarded for r in read) == len(res.discarded)
+    return (
+        all(r.data_rows == r.chunks + r.discarded for r in read)
+        and sum(r.chunks for r in read) == len(res.chunks)
+        and sum(r.discarded for r in read) == len(res.discarded)
+    )
 
 
 def one_error(res: SheetFileResult) -> str:
@@ -178,7 +180,7 @@ def test_headerless_csv(tmp_path: Path) -> None:
     p = tmp_path / "qa.csv"
     p.write_text(
         "What is the first criterion for a nutrient to be essential?,It must be indispensable\n"
-        "Which three elements are primary macronutrients?,\"Nitrogen, phosphorus, potassium\"\n"
+        'Which three elements are primary macronutrients?,"Nitrogen, phosphorus, potassium"\n'
     )
     res = process_sheet_file(p, "qa.csv", CFG)
     assert res.reports[0].header_row is None and res.reports[0].data_rows == 2
@@ -228,7 +230,9 @@ def test_xls_and_ods(tmp_path: Path) -> None:
     doc.spreadsheet.addElement(table)
     doc.save(str(tmp_path / "r.ods"))
     res = process_sheet_file(tmp_path / "r.ods", "r.ods", CFG)
-    assert [(c.row, c.text) for c in res.chunks] == [(2, "River: Narmada. Mouth: Gulf of Khambhat.")]
+    assert [(c.row, c.text) for c in res.chunks] == [
+        (2, "River: Narmada. Mouth: Gulf of Khambhat.")
+    ]
 
 
 def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:

@@ -33,7 +33,9 @@ def test_optional_segment_dropped_when_empty() -> None:
     t = Template(name="passes", match="*", text="The {Pass} pass is in {State}[, at {Altitude}].")
     text, _ = apply(bind(t, ["Pass", "State", "Altitude"]), ("Zoji La", "Ladakh", ""))
     assert text == "The Zoji La pass is in Ladakh."
-    t2 = Template(name="p", match="*", text="The {Pass} pass, connecting {Connects}, at {Altitude}.")
+    t2 = Template(
+        name="p", match="*", text="The {Pass} pass, connecting {Connects}, at {Altitude}."
+    )
     text2, flag2 = apply(bind(t2, ["Pass", "Connects", "Altitude"]), ("Zoji La", "", "3528 m"))
     assert text2 is None and flag2 == "template_fallback:p:empty field Connects"
 

@@ -180,7 +180,8 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
-        return _drop_none(asdict(self))
+        result: dict[str, Any] = _drop_none(asdict(self))
+        return result
 
 
 def _check(ok: bool, message: str) -> None:

@@ -40,11 +40,18 @@ _STRUCTURAL = re.compile(
 def is_numeric(value: str) -> bool:
     """A number, percentage, currency amount or date, as a display string."""
     v = value.strip()
-    return bool(v) and bool(_NUMERIC.match(v) or _DATE.match(v))
+    if not v or (v[0].isalpha() and v[:2].lower() not in _CURRENCY_STARTS):
+        return False
+    return bool(_NUMERIC.match(v) or _DATE.match(v))
 
 
 def is_structural(value: str) -> bool:
-    return bool(_STRUCTURAL.match(value.strip()))
+    v = value.strip()
+    return bool(v) and v[0].lower() in _STRUCTURAL_STARTS and bool(_STRUCTURAL.match(v))
+
+
+_CURRENCY_STARTS = frozenset({"rs", "in", "us", "eu"})
+_STRUCTURAL_STARTS = frozenset("cupsmltbvgn")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

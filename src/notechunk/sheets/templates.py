@@ -25,6 +25,7 @@ from fnmatch import fnmatchcase
 
 from notechunk.config import Template
 
+_TAG_CHARS = frozenset("#[(*★☆⭐✪✱")
 _HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z][\w-]*")
 _BRACKET_TAG = re.compile(
     r"[\[(]\s*(?:pyq|imp|important|v\.?\s?imp|very\s+important|prelims|mains|revise|revision|"
@@ -44,6 +45,8 @@ def normalize_name(name: str) -> str:
 
 def remove_generic_tags(value: str) -> str:
     """Drop hashtags (#imp), bracket tags ([PYQ 2019], (Imp)) and star runs (★, ***)."""
+    if not _TAG_CHARS.intersection(value):
+        return value if "  " not in value and "\n" not in value else " ".join(value.split())
     value = _HASHTAG.sub("", value)
     value = _BRACKET_TAG.sub("", value)
     value = _STARS.sub("", value)
