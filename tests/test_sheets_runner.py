@@ -298,3 +298,16 @@ def test_shared_corpus_conservation() -> None:
         res = process_sheet_file(path, path.relative_to(root).as_posix(), CFG)
         assert not res.errors, res.errors
         assert conserved(res), path
+
+
+def test_cell_at_xfd1048576_kills_only_the_worker(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["B1"], ws["XFD1048576"] = "a", "b", "x"
+    wb.save(tmp_path / "xfd.xlsx")
+    res = process_sheet_file(tmp_path / "xfd.xlsx", "xfd.xlsx", CFG)
+    reason = one_error(res)
+    assert reason.startswith("worker died") and "memory" in reason
+    assert "panicked" not in capfd.readouterr().err

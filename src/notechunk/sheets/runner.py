@@ -18,6 +18,7 @@ import multiprocessing as mp
 import re
 import signal
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -200,8 +201,18 @@ def _context() -> Any:
     return mp.get_context(method)
 
 
-def _worker(conn: Any, func: Callable[..., Any], args: tuple[Any, ...], memory_mb: int) -> None:
+def _worker(
+    conn: Any, func: Callable[..., Any], args: tuple[Any, ...], memory_mb: int, log: str
+) -> None:
+    import os
     import resource
+
+    # a native abort (calamine panics) writes to fd 2: keep it out of the user's terminal,
+    # the parent reads the first line for the failure reason
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.environ["RUST_BACKTRACE"] = "0"
 
     limit = memory_mb * 1024 * 1024
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -224,9 +235,17 @@ def _first_line(exc: BaseException) -> str:
 
 def run_isolated(func: Callable[..., T], args: tuple[Any, ...], cfg: Config) -> T | str:
     """`func(*args)` in a worker with memory and time limits; a string is a failure reason."""
+    with tempfile.TemporaryDirectory(prefix="notechunk-worker-") as tmp:
+        log = Path(tmp) / "stderr.txt"
+        log.touch()
+        return _run(func, args, cfg, str(log))
+
+
+def _run(func: Callable[..., T], args: tuple[Any, ...], cfg: Config, log: str) -> T | str:
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_worker, args=(child, func, args, cfg.sheets.worker_memory_mb))
+    memory_mb = cfg.sheets.worker_memory_mb
+    proc = ctx.Process(target=_worker, args=(child, func, args, memory_mb, log))
     proc.start()
     child.close()
     timeout = cfg.sheets.worker_timeout_s
@@ -239,14 +258,22 @@ def run_isolated(func: Callable[..., T], args: tuple[Any, ...], cfg: Config) -> 
             result: T | str = parent.recv()
         except (EOFError, OSError):
             proc.join()
-            return _death_reason(proc.exitcode, cfg.sheets.worker_memory_mb)
+            return _death_reason(proc.exitcode, memory_mb, Path(log))
     finally:
         parent.close()
     proc.join()
     return result
 
 
-def _death_reason(code: int | None, memory_mb: int) -> str:
+def _death_reason(code: int | None, memory_mb: int, log: Path) -> str:
+    said = ""
+    try:
+        with log.open(encoding="utf-8", errors="replace") as fh:
+            lines = [ln.strip() for ln in islice(fh, 200)]
+        said = next((ln for ln in lines if "memory allocation" in ln), "")
+    except OSError:
+        pass
+    detail = f"; {said[:160]}" if said else ""
     if code is not None and code < 0:
         try:
             name = signal.Signals(-code).name
@@ -254,9 +281,9 @@ def _death_reason(code: int | None, memory_mb: int) -> str:
             name = f"signal {-code}"
         return (
             f"worker died ({name}) while parsing: likely a hostile or huge workbook "
-            f"(memory limit {memory_mb} MB)"
+            f"(memory limit {memory_mb} MB{detail})"
         )
-    return f"worker died (exit code {code}) while parsing"
+    return f"worker died (exit code {code}) while parsing{detail}"
 
 
 # ---------------------------------------------------------------------------- suggestions
