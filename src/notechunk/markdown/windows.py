@@ -10,6 +10,7 @@ before it starts at that one's end instead (no window is contained in another).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from notechunk.markdown.sections import Section
 from notechunk.segment.base import Segmenter
 
 BULLETS = ("- ", "* ", "•")
+_BULLET_PREFIX = re.compile(r"^ *- ")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,7 +33,7 @@ class Sentence:
 
     @property
     def bullet(self) -> bool:
-        return self.text.startswith(BULLETS)
+        return self.text.lstrip(" ").startswith(BULLETS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,9 +63,9 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
             continue
         text = unit.text
         prefix = ""
-        for marker in ("- ",):
-            if text.startswith(marker):
-                prefix, text = marker, text[len(marker) :]
+        m = _BULLET_PREFIX.match(text)
+        if m:  # the marker belongs to the first sentence, not to the segmenter's input
+            prefix, text = m.group(0), text[m.end() :]
         for n, (s, e) in enumerate(segmenter.spans(text)):
             sentence = " ".join(text[s:e].split())
             if n == 0 and prefix:
