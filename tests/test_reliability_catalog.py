@@ -617,6 +617,7 @@ def test_million_row_csv_bounded_memory_nothing_lost(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     peak_mb = int(done.stderr.rsplit("PEAK_KB=", 1)[1]) / 1024
+    print(f"1M-row CSV: peak RSS {peak_mb:.0f} MB")  # shown with pytest -rP
     assert peak_mb < RSS_BUDGET_MB, f"peak RSS {peak_mb:.0f} MB"
     rows = 0
     with open(out / "stages" / "excel_chunks.jsonl", encoding="utf-8") as fh:
