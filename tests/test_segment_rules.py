@@ -123,6 +123,14 @@ NOTE_CASES = {
         "Three organs: 1) the legislature 2) the executive 3) the judiciary",
         ["Three organs:", "1) the legislature", "2) the executive", "3) the judiciary"],
     ),
+    "lowercase-sentence-start": (
+        "the act failed. it was repealed in 1919. rivers, hills etc. and plains.",
+        ["the act failed.", "it was repealed in 1919.", "rivers, hills etc. and plains."],
+    ),
+    "abbreviation-before-lowercase": (
+        "Jane and co. arrived. See imp. points and approx. totals.",
+        ["Jane and co. arrived.", "See imp. points and approx. totals."],
+    ),
 }
 
 

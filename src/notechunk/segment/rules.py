@@ -66,6 +66,14 @@ _OPENER_WORDS = frozenset(
     "since while although though thus hence therefore now let please once during under "
     "today later finally first second next meanwhile".split()
 )
+_KNOWN = (
+    _NEVER
+    | _BEFORE_NUMBER
+    | _SOFT
+    | frozenset(
+        "etc imp ibid misc abt yr yrs hr hrs km kg cm mm sq govt dept pvt ltd nat intl".split()
+    )
+)
 _ACRONYM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 _MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
 
@@ -180,6 +188,19 @@ class RuleSegmenter:
         nxt = _NEXT.match(text, end)
         nword = nxt.group(1) if nxt else ""
         if nword[:1].islower():
+            # Sloppy notes start sentences in lowercase too ("it failed. the act ..."):
+            # break after a plain lowercase word of 3+ letters that is no abbreviation.
+            if m.group("close") or len(run) > 1 and run != "?" * len(run):
+                return
+            word, _ = _word_before(text, rstart)
+            if (
+                word.isdigit()
+                or len(word) >= 3
+                and word.isalpha()
+                and word.islower()
+                and word not in _KNOWN
+            ):
+                cuts.append(end)
             return
         if "?" in run or "!" in run or "‽" in run:
             cuts.append(end)
