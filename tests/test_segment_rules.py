@@ -127,6 +127,10 @@ NOTE_CASES = {
         "the act failed. it was repealed in 1919. rivers, hills etc. and plains.",
         ["the act failed.", "it was repealed in 1919.", "rivers, hills etc. and plains."],
     ),
+    "lowercase-numbered-items": (
+        "1. the act was passed.\nOrgans: 1. the legislature 2. the executive",
+        ["1. the act was passed.", "Organs:", "1. the legislature", "2. the executive"],
+    ),
     "abbreviation-before-lowercase": (
         "Jane and co. arrived. See imp. points and approx. totals.",
         ["Jane and co. arrived.", "See imp. points and approx. totals."],

@@ -24,7 +24,6 @@ import re
 from notechunk.segment.base import Span
 
 _BULLETS = "•⁃‣◦▪"
-_CLOSERS = ")]}\"'”’»›*_"
 _OPENERS = "([{\"'“‘«‹*_"
 
 # Every alternative starts with one character of a single class, then looks behind at it:
@@ -49,7 +48,7 @@ _NEVER = frozenset(
 # Abbreviations that stay inside the sentence before a number ("No. 5", "Art. 226").
 _BEFORE_NUMBER = frozenset(
     "no nos n° nº nr art arts p pp vol vols fig figs sec secs ch chap para paras eq eqs "
-    "ref refs tab pt pts ex cl ss r reg sch op ed no. s".split()
+    "ref refs tab pt pts ex cl ss r reg sch op ed".split()
 )
 # Abbreviations that end a sentence only before a usual sentence opener ("Co. It").
 _SOFT = frozenset(
@@ -66,13 +65,12 @@ _OPENER_WORDS = frozenset(
     "since while although though thus hence therefore now let please once during under "
     "today later finally first second next meanwhile".split()
 )
+# Every abbreviation we know: none of them ends a sentence before a lowercase word.
 _KNOWN = (
     _NEVER
     | _BEFORE_NUMBER
     | _SOFT
-    | frozenset(
-        "etc imp ibid misc abt yr yrs hr hrs km kg cm mm sq govt dept pvt ltd nat intl".split()
-    )
+    | frozenset("etc imp ibid misc abt yr yrs hr hrs km kg cm mm sq pvt nat intl".split())
 )
 _ACRONYM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 _MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
@@ -192,14 +190,11 @@ class RuleSegmenter:
             # break after a plain lowercase word of 3+ letters that is no abbreviation.
             if m.group("close") or len(run) > 1 and run != "?" * len(run):
                 return
-            word, _ = _word_before(text, rstart)
-            if (
-                word.isdigit()
-                or len(word) >= 3
-                and word.isalpha()
-                and word.islower()
-                and word not in _KNOWN
-            ):
+            word, wstart = _word_before(text, rstart)
+            if word.isdigit():  # "in 1919. the", but "1. the first item"
+                if not self._marker(text, word, wstart, ".", end, cuts, last_marker):
+                    cuts.append(end)
+            elif len(word) >= 3 and word.isalpha() and word.islower() and word not in _KNOWN:
                 cuts.append(end)
             return
         if "?" in run or "!" in run or "‽" in run:
