@@ -78,11 +78,13 @@ _MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
 
 def _word_before(text: str, end: int) -> tuple[str, int]:
     """The whitespace-delimited word ending at `end`, and its start offset."""
-    lo = max(end - 64, 0)
-    start = max(text.rfind(" ", lo, end), text.rfind("\n", lo, end), text.rfind("\t", lo, end)) + 1
-    if start == 0 and lo > 0:  # a very long token; only its tail matters
-        start = lo
-    return text[start:end], start
+    lo = max(end - 64, 0)  # a longer token: only its tail matters
+    start = text.rfind(" ", lo, end) + 1 or lo
+    word = text[start:end]
+    if "\n" in word or "\t" in word:
+        cut = max(word.rfind("\n"), word.rfind("\t")) + 1
+        start, word = start + cut, word[cut:]
+    return word, start
 
 
 def _at_line_start(text: str, pos: int) -> bool:
@@ -156,7 +158,7 @@ class RuleSegmenter:
     ) -> bool:
         """Whether `word` + `style` is a list marker; a mid-line one gets a cut before it."""
         bare = word.lstrip(_BULLETS)
-        if not _MARKER_WORD.fullmatch(bare):
+        if len(bare) > 3 or not _MARKER_WORD.fullmatch(bare):
             return False
         before = text[max(wstart - 3, 0) : wstart].rstrip(" \t")
         if bare != word or before[-1:] in tuple(_BULLETS) or _at_line_start(text, wstart):
