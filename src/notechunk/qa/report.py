@@ -15,6 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from notechunk.chunk import QUALITY_LABELS
 from notechunk.merge import write_text
 
 MAX_TABLE_ROWS = 5000
@@ -133,7 +134,7 @@ def _td(value: object, cls: str = "") -> str:
     elif isinstance(value, bool):
         value = "yes" if value else "no"
     elif isinstance(value, float):
-        value = f"{value:.4f}"
+        value = f"{value:g}"
     attr = f' class="{cls}"' if cls else ""
     return f"<td{attr}>{escape(str(value))}</td>"
 
@@ -210,10 +211,13 @@ def render_report(
         f"<span>{escape(k)}</span></div>"
         for k, v in cards
     )
-    quality = m.get("quality", {})
+    raw_quality = m.get("quality", {})
+    quality = {q: raw_quality[q] for q in QUALITY_LABELS if q in raw_quality}
     wh = m.get("word_count_histogram", [])
     rh = m.get("retrieval_score_histogram", [])
-    sem = semantic.get("counts", {})
+    raw_sem = semantic.get("counts", {})
+    order = [r["name"] for r in semantic.get("rules", [])] or sorted(raw_sem)
+    sem = {t: raw_sem[t] for t in order if t in raw_sem}
     charts = "".join(
         [
             bar_chart(
