@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import qa_fixtures as fx
 
+import qa_fixtures as fx
 from notechunk.config import Config, QAConfig
 from notechunk.qa import build_report, finalize, neutralise_cell
 

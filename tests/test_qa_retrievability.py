@@ -17,8 +17,14 @@ from notechunk.qa.retrievability import retrieval_scores
 
 
 def md(text: str, i: int, path: tuple[str, ...] = ("Notes",)) -> Chunk:
-    return Chunk(text=text, source=f"n{i}.md", source_type="markdown", section_path=path,
-                 lines=(i, i), id=f"c{i}")
+    return Chunk(
+        text=text,
+        source=f"n{i}.md",
+        source_type="markdown",
+        section_path=path,
+        lines=(i, i),
+        id=f"c{i}",
+    )
 
 
 def test_empty_and_tokenless() -> None:
@@ -28,12 +34,16 @@ def test_empty_and_tokenless() -> None:
 
 def test_unique_beats_near_duplicates() -> None:
     unique = "The Zoji La pass in Ladakh links Srinagar with Leh at an altitude of 3528 metres."
-    near = ("The Rohtang pass in Himachal links Manali with Keylong over the Pir Panjal "
-            "range; snow closes it {} months a year.")
+    near = (
+        "The Rohtang pass in Himachal links Manali with Keylong over the Pir Panjal "
+        "range; snow closes it {} months a year."
+    )
     chunks = [md(unique, 0)] + [md(near.format(k), k + 1) for k in range(1, 7)]
-    filler = ["Monsoon winds bring rain to Kerala in June.",
-              "The Ganga rises at Gangotri glacier in Uttarakhand.",
-              "Deccan plateau is made of basalt from old lava flows."]
+    filler = [
+        "Monsoon winds bring rain to Kerala in June.",
+        "The Ganga rises at Gangotri glacier in Uttarakhand.",
+        "Deccan plateau is made of basalt from old lava flows.",
+    ]
     chunks += [md(t, 20 + k) for k, t in enumerate(filler)]
     scores = retrieval_scores(chunks)
     assert scores[0] == 1.0
@@ -43,11 +53,13 @@ def test_unique_beats_near_duplicates() -> None:
 
 def test_exact_duplicate_inherits_original_score() -> None:
     text = "Article 21 protects life and personal liberty of every person in India."
-    chunks = merge_and_normalize([
-        md(text, 0),
-        md("Article 19 grants six freedoms to citizens, including speech and assembly.", 1),
-        md(text, 2, path=("Copy",)),
-    ])
+    chunks = merge_and_normalize(
+        [
+            md(text, 0),
+            md("Article 19 grants six freedoms to citizens, including speech and assembly.", 1),
+            md(text, 2, path=("Copy",)),
+        ]
+    )
     assert chunks[2].duplicate_of == chunks[0].id
     scores = retrieval_scores(chunks)
     assert scores[2] == scores[0] == 1.0  # the copy is not in the index
@@ -60,14 +72,16 @@ def test_rank_matches_bm25s_scores() -> None:
     texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
     doc_tokens = [[int(t[1:]) for t in x.split()] for x in texts]
     model = bm25s.BM25()
-    model.index((doc_tokens, {t: k for k, t in enumerate(vocab)}), create_empty_token=False,
-                show_progress=False)
+    model.index(
+        (doc_tokens, {t: k for k, t in enumerate(vocab)}),
+        create_empty_token=False,
+        show_progress=False,
+    )
     data = np.asarray(model.scores["data"], dtype=np.float64)
     indices = np.asarray(model.scores["indices"], dtype=np.int64)
     indptr = np.asarray(model.scores["indptr"], dtype=np.int64)
     q_doc = [rng.randrange(80) for _ in range(200)]
-    q_terms = [sorted(set(rng.sample(doc_tokens[d], k=min(3, len(doc_tokens[d])))))
-               for d in q_doc]
+    q_terms = [sorted(set(rng.sample(doc_tokens[d], k=min(3, len(doc_tokens[d]))))) for d in q_doc]
     ranks = r._ranks(q_doc, q_terms, data, indices, indptr, 80)
     for d, terms, rank in zip(q_doc, q_terms, ranks, strict=True):
         s = model.get_scores(terms).astype(np.float64)
@@ -109,5 +123,9 @@ def test_score_retrievability_sets_field() -> None:
 
 def test_tokenize() -> None:
     assert r.tokenize("The Zoji-La pass, at 3528 m, is in a valley.") == [
-        "zoji", "la", "pass", "3528", "valley"
+        "zoji",
+        "la",
+        "pass",
+        "3528",
+        "valley",
     ]
