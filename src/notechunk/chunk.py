@@ -91,6 +91,10 @@ class FileError:
     def message(self) -> str:
         return f"{self.source}: {self.reason}"
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileError:
+        return cls(source=data["source"], stage=data["stage"], reason=data["reason"])
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiscardedRow:
@@ -116,11 +120,24 @@ class DiscardedRow:
             "sheet": self.sheet,
             "row": self.row,
             "rule": self.rule,
-            "cells": {h: v for h, v in self.cells},
+            "cells": _unique_keys(self.cells),
             "measured": self.measured,
             "threshold": self.threshold,
             "explanation": self.explanation,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DiscardedRow:
+        return cls(
+            source=data["source"],
+            sheet=data["sheet"],
+            row=data["row"],
+            rule=data["rule"],
+            cells=tuple((str(h), str(v)) for h, v in data["cells"].items()),
+            measured=data["measured"],
+            threshold=data["threshold"],
+            explanation=data.get("explanation", ""),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,3 +161,28 @@ class SheetReport:
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SheetReport:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileResult:
+    """Everything one input file produced; a failed file has only `errors`."""
+
+    source: str
+    chunks: tuple[Chunk, ...] = ()
+    discarded: tuple[DiscardedRow, ...] = ()
+    reports: tuple[SheetReport, ...] = ()
+    errors: tuple[FileError, ...] = ()
+
+
+def _unique_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Header -> value, with a repeated header made unique ("Total (col 5)"), so no cell
+    of the row is lost when it becomes a JSON object."""
+    out: dict[str, str] = {}
+    for col, (header, value) in enumerate(pairs, start=1):
+        key = header if header not in out else f"{header} (col {col})"
+        out[key] = value
+    return out

@@ -1,10 +1,10 @@
 """The notechunk error tree. The CLI turns each into one line on stderr and an exit code.
 
-    NotechunkError
-    ├── ConfigError        unusable config or arguments (exit 2)
-    ├── UsageError         bad command-line use (exit 2)
-    └── InputError         one input file cannot be read (recorded, the run goes on)
-        └── UnsupportedInput  the file is not what its extension says
+NotechunkError
+├── ConfigError        unusable config or arguments (exit 2)
+├── UsageError         bad command-line use (exit 2)
+└── InputError         one input file cannot be read (recorded, the run goes on)
+    └── UnsupportedInput  the file is not what its extension says
 """
 
 from __future__ import annotations

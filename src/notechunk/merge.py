@@ -25,7 +25,7 @@ _PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)\}")
 
 
 def normalize_text(text: str) -> str:
-    """NFC, one space for runs of spaces (non-breaking too), no trailing spaces, pandoc leftovers."""
+    """NFC, single spaces (non-breaking ones too), no trailing spaces, no pandoc leftovers."""
     text = unicodedata.normalize("NFC", text)
     text = _PANDOC_ATTR.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]

@@ -61,6 +61,4 @@ def label(chunk: Chunk, cfg: Config) -> Chunk:
     flags = chunk.flags
     if phrase is not None:
         flags = (*flags, f"context_dead:{phrase}")
-    return replace(
-        chunk, word_count=words, quality=quality, omit=omit or chunk.omit, flags=flags
-    )
+    return replace(chunk, word_count=words, quality=quality, omit=omit or chunk.omit, flags=flags)

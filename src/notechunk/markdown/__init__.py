@@ -1,0 +1,14 @@
+"""The Markdown runner: sections (CommonMark), clean-up, sentence windows, bullet merge."""
+
+from notechunk.markdown.runner import MarkdownLayout, chunk_markdown, layout_markdown
+from notechunk.markdown.sections import ParsedMarkdown, Section, Unit, parse_markdown_sections
+
+__all__ = [
+    "MarkdownLayout",
+    "ParsedMarkdown",
+    "Section",
+    "Unit",
+    "chunk_markdown",
+    "layout_markdown",
+    "parse_markdown_sections",
+]

@@ -1,0 +1,32 @@
+# Two commands for a fresh machine (see README): `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: install install-dev demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+install-dev: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+demo: install
+	$(BIN)/notechunk demo --out out
+
+test: install-dev
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m pytest
+
+bench: install-dev
+	$(BIN)/python -m pip install --quiet -e '.[dev,peers]'
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) out build *.egg-info

@@ -1,0 +1,271 @@
+"""The command line: parse, call the pipeline, print, return an exit code (SPEC §2).
+
+Errors become one line on stderr here and nowhere else: 0 all files processed, 1 some
+files failed (the rest is written), 2 unusable arguments or config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from notechunk import __version__
+from notechunk.config import Config, resolve_config, to_toml
+from notechunk.errors import ConfigError, InputError, NotechunkError, UsageError
+
+SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so bad arguments follow our exit codes."""
+
+    def error(self, message: str) -> Any:  # noqa: D401 - argparse's signature
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="notechunk", description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--version", action="version", version=f"notechunk {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="chunk a folder of notes into OUT")
+    run.add_argument("src", type=Path, help="folder (or file) of Markdown and spreadsheets")
+    run.add_argument("--out", type=Path, required=True, help="output folder")
+    _common_run_options(run)
+    run.set_defaults(func=cmd_run)
+
+    demo = sub.add_parser("demo", help="run on the bundled sample notes")
+    demo.add_argument("--out", type=Path, default=Path("out"), help="output folder (out)")
+    _common_run_options(demo)
+    demo.set_defaults(func=cmd_demo)
+
+    insp = sub.add_parser("inspect", help="sections, sentences and windows of one file")
+    insp.add_argument("file", type=Path)
+    insp.add_argument("--config", type=Path, default=None)
+    insp.add_argument("--segmenter", default=None)
+    insp.add_argument("--json", action="store_true", help="print JSON")
+    insp.set_defaults(func=cmd_inspect)
+
+    rep = sub.add_parser("report", help="rebuild OUT/report.html from OUT's artifacts")
+    rep.add_argument("out", type=Path)
+    rep.set_defaults(func=cmd_report)
+
+    tmpl = sub.add_parser("templates", help="spreadsheet template helpers")
+    tsub = tmpl.add_subparsers(dest="templates_command", required=True, parser_class=_Parser)
+    sug = tsub.add_parser("suggest", help="print a starter [[templates]] block per sheet")
+    sug.add_argument("file", type=Path)
+    sug.add_argument("--config", type=Path, default=None)
+    sug.set_defaults(func=cmd_templates_suggest)
+
+    from notechunk.evaluate.run import (
+        add_convert_arguments,
+        add_eval_arguments,
+        run_convert,
+        run_eval,
+    )
+
+    ev = sub.add_parser("eval", help="compare chunking strategies by retrieval recall")
+    add_eval_arguments(ev)
+    ev.set_defaults(func=run_eval)
+    evc = sub.add_parser("eval-convert", help="SQuAD-format JSON to a corpus + questions.jsonl")
+    add_convert_arguments(evc)
+    evc.set_defaults(func=run_convert)
+
+    cfg = sub.add_parser("config", help="configuration helpers")
+    csub = cfg.add_subparsers(dest="config_command", required=True, parser_class=_Parser)
+    show = csub.add_parser("show", help="print the effective configuration as TOML")
+    show.add_argument("src", type=Path, nargs="?", default=None)
+    show.add_argument("--config", type=Path, default=None)
+    show.set_defaults(func=cmd_config_show)
+    return p
+
+
+def _common_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", type=Path, default=None, help="TOML config file")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (1)")
+    p.add_argument("--segmenter", default=None, help="sentence splitter (default, fast, ...)")
+
+
+def _load(src: Path | None, args: argparse.Namespace) -> Config:
+    cfg, _ = resolve_config(src, args.config)
+    cfg = cfg.with_segmenter(getattr(args, "segmenter", None))
+    from notechunk.segment import get_segmenter
+
+    get_segmenter(cfg.segmenter)  # fail early (exit 2) on an unknown backend
+    return cfg
+
+
+def _progress_printer() -> tuple[Callable[[str, int, int], None], Callable[[], None]]:
+    """A rich progress bar on stderr that appears only once a run passes one second."""
+    start = time.monotonic()
+    state: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if "bar" not in state:
+            if time.monotonic() - start < 1.0 or not sys.stderr.isatty():
+                return
+            from rich.progress import Progress
+
+            bar = Progress(transient=True, console=_stderr_console())
+            bar.start()
+            state["bar"] = bar
+        bar = state["bar"]
+        if stage not in state:
+            state[stage] = bar.add_task(stage, total=total)
+        bar.update(state[stage], completed=done, total=total)
+
+    def stop() -> None:
+        if "bar" in state:
+            state["bar"].stop()
+
+    return update, stop
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _run(src: Path, args: argparse.Namespace) -> int:
+    from notechunk.pipeline import run
+
+    if not src.exists():
+        raise UsageError(f"{src}: no such file or folder")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    cfg = _load(src, args)
+    update, stop = _progress_printer()
+    try:
+        result = run(src, args.out, cfg, workers=args.workers, progress=update)
+    finally:
+        stop()
+    for err in result.errors:
+        print(f"notechunk: {err.message()}", file=sys.stderr)
+    m = result.metrics
+    print(
+        f"{result.files} files: {result.markdown_chunks} markdown and {result.sheet_chunks} "
+        f"spreadsheet chunks; {m.get('total', 0) - m.get('omitted', 0)} kept, "
+        f"{m.get('omitted', 0)} omitted; {len(result.errors)} file errors -> {args.out}"
+    )
+    return result.exit_code
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    return _run(args.src, args)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    return _run(SAMPLE_DIR, args)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from notechunk.discover import kind_of
+    from notechunk.markdown import layout_markdown
+    from notechunk.markdown.runner import window_text
+    from notechunk.read import read_text
+    from notechunk.segment import get_segmenter
+
+    path: Path = args.file
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    if kind_of(path) != "markdown":
+        raise UsageError(f"{path}: inspect reads Markdown files (.md)")
+    cfg = _load(path.parent, args)
+    text, _ = read_text(path, path.name)
+    lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter))
+    data: dict[str, Any] = {
+        "file": path.as_posix(),
+        "metadata": lay.parsed.metadata,
+        "sections": [
+            {
+                "path": list(s.path),
+                "lines": list(s.lines),
+                "sentences": [x.text for x in lay.sentences[k]],
+            }
+            for k, s in enumerate(lay.parsed.sections)
+        ],
+        "windows": [
+            {
+                "sections": [list(lay.parsed.sections[sec].path) for sec, _, _ in w.parts],
+                "sentences": [[sec, start, end] for sec, start, end in w.parts],
+                "words": w.words,
+                "merged_bullets": w.merged,
+                "text": window_text(w, lay.sentences),
+            }
+            for w in lay.windows
+        ],
+    }
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    sections: list[dict[str, Any]] = data["sections"]
+    windows: list[dict[str, Any]] = data["windows"]
+    for k, s in enumerate(sections):
+        crumbs = " > ".join(s["path"]) or "(before the first heading)"
+        print(
+            f"[{k}] {crumbs}  lines {s['lines'][0]}-{s['lines'][1]}, "
+            f"{len(s['sentences'])} sentences"
+        )
+        for sentence in s["sentences"]:
+            print(f"      | {sentence[:100]}")
+    print(f"{len(windows)} windows")
+    for i, w in enumerate(windows):
+        flag = " (merged bullets)" if w["merged_bullets"] else ""
+        print(f"  window {i}: {w['words']} words{flag}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from notechunk.qa.report import build_report
+
+    if not (args.out / "qa").is_dir():
+        raise UsageError(f"{args.out}: not a notechunk output folder (no qa/)")
+    path = build_report(args.out)
+    print(path)
+    return 0
+
+
+def cmd_templates_suggest(args: argparse.Namespace) -> int:
+    from notechunk.discover import kind_of
+    from notechunk.sheets import suggest_templates
+
+    path: Path = args.file
+    if not path.is_file() or kind_of(path) != "spreadsheet":
+        raise UsageError(f"{path}: not a spreadsheet file (.xlsx, .xlsm, .xls, .ods, .csv)")
+    cfg, _ = resolve_config(path.parent, args.config)
+    print(suggest_templates(path, path.name, cfg), end="")
+    return 0
+
+
+def cmd_config_show(args: argparse.Namespace) -> int:
+    cfg, origin = resolve_config(args.src, args.config)
+    print(f"# from {origin}" if origin else "# defaults")
+    print(to_toml(cfg), end="")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status instead of exiting, so tests can call it."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except (ConfigError, UsageError) as exc:
+        print(f"notechunk: {exc}", file=sys.stderr)
+        return 2
+    except InputError as exc:
+        print(f"notechunk: {exc}", file=sys.stderr)
+        return 1
+    except NotechunkError as exc:
+        print(f"notechunk: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("notechunk: interrupted", file=sys.stderr)
+        return 130

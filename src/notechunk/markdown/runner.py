@@ -1,0 +1,88 @@
+"""chunk_markdown: one Markdown document into labelled chunks (sections -> windows -> merge)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+from notechunk.chunk import Chunk
+from notechunk.config import Config
+from notechunk.markdown.sections import ParsedMarkdown, parse_markdown_sections
+from notechunk.markdown.windows import (
+    Sentence,
+    Window,
+    make_window,
+    merge_bullets,
+    section_sentences,
+    window_ranges,
+)
+from notechunk.quality import label
+from notechunk.segment.base import Segmenter
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkdownLayout:
+    """Everything `inspect` shows: sections, their sentences, the final windows."""
+
+    parsed: ParsedMarkdown
+    sentences: tuple[tuple[Sentence, ...], ...]
+    windows: tuple[Window, ...]
+
+
+def layout_markdown(
+    text: str, cfg: Config, segmenter: Segmenter, parser: MarkdownIt | None = None
+) -> MarkdownLayout:
+    parsed = parse_markdown_sections(text, parser)
+    sentences = tuple(tuple(section_sentences(s, segmenter)) for s in parsed.sections)
+    windows = [
+        make_window(k, start, end, sents)
+        for k, sents in enumerate(sentences)
+        for start, end in window_ranges([x.words for x in sents], cfg.markdown)
+    ]
+    merged = merge_bullets(windows, sentences, cfg.markdown)
+    return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
+
+
+def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> str:
+    """Sentences of one block joined by a space, blocks and sections by a newline."""
+    pieces: list[str] = []
+    prev: tuple[int, int] | None = None
+    for sec, start, end in window.parts:
+        for s in sentences[sec][start:end]:
+            key = (sec, s.unit)
+            if pieces:  # a bullet starts a line even inside one paragraph ("• a • b")
+                pieces.append(" " if key == prev and not s.bullet else "\n")
+            pieces.append(s.text)
+            prev = key
+    return "".join(pieces)
+
+
+def chunk_markdown(
+    text: str,
+    source: str,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: MarkdownIt | None = None,
+) -> list[Chunk]:
+    """Labelled chunks of one document, in file order (ids are assigned by `merge`)."""
+    lay = layout_markdown(text, cfg, segmenter, parser)
+    sections = lay.parsed.sections
+    chunks: list[Chunk] = []
+    for w in lay.windows:
+        sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
+        paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
+        flags: tuple[str, ...] = ("merged_bullets",) if w.merged else ()
+        if lay.parsed.recovered_lines:
+            flags = (*flags, "recovered_text")
+        chunk = Chunk(
+            text=window_text(w, lay.sentences),
+            source=source,
+            source_type="markdown",
+            section_path=paths[0],
+            section_paths=paths if len(paths) > 1 else (),
+            lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
+            flags=flags,
+        )
+        chunks.append(label(chunk, cfg))
+    return chunks

@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from notechunk.config import (
+    DEFAULT_CONTEXT_DEAD_PHRASES,
+    Config,
+    config_from_dict,
+    load_config,
+    resolve_config,
+    to_toml,
+)
+from notechunk.errors import ConfigError
+
+
+def test_defaults_match_spec() -> None:
+    cfg = Config()
+    assert cfg.segmenter == "default"
+    md = cfg.markdown
+    assert (md.window_sentences, md.overlap, md.bullet_merge_under_words) == (100, 0.3, 20)
+    assert md.bullet_merge_cap_words == 150
+    assert md.step == 70
+    q = cfg.quality
+    assert (q.markdown.fragment_words, q.markdown.short_words, q.markdown.max_words) == (
+        15,
+        30,
+        500,
+    )
+    assert (q.spreadsheet.fragment_words, q.spreadsheet.short_words) == (8, 12)
+    assert q.spreadsheet.max_words == 200
+    assert len(DEFAULT_CONTEXT_DEAD_PHRASES) == 20
+
+
+@pytest.mark.parametrize(
+    ("window", "overlap", "step"), [(100, 0.3, 70), (3, 0.34, 2), (1, 0.9, 1), (10, 0.0, 10)]
+)
+def test_step(window: int, overlap: float, step: int) -> None:
+    cfg = config_from_dict({"markdown": {"window_sentences": window, "overlap": overlap}})
+    assert cfg.markdown.step == step
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"markdown": {"overlap": 1.0}},
+        {"markdown": {"overlap": -0.1}},
+        {"markdown": {"window_sentences": 0}},
+        {"markdown": {"window": 3}},
+        {"markdown": {"window_sentences": "3"}},
+        {"bogus": 1},
+        {"segmenter": 3},
+        {"quality": {"markdown": {"fragment_words": 40}}},
+        {"templates": [{"name": "a", "match": "*"}]},
+        {"templates": [{"name": "a", "match": "*", "text": "{A}", "colour": 1}]},
+        {"context_dead": {"phrases": "see above"}},
+        {"sheets": {"include_hidden": 1}},
+    ],
+    ids=lambda d: str(d)[:40],
+)
+def test_invalid_config_is_config_error(data: dict[str, object]) -> None:
+    with pytest.raises(ConfigError):
+        config_from_dict(data)
+
+
+def test_context_dead_replaces_list() -> None:
+    cfg = config_from_dict({"context_dead": {"phrases": ["Click Here"]}})
+    assert cfg.context_dead.phrases == ("click here",)
+
+
+def test_load_config_errors_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[markdown\n")
+    with pytest.raises(ConfigError, match="bad.toml"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="missing.toml"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_resolve_prefers_explicit_then_src(tmp_path: Path) -> None:
+    (tmp_path / "notechunk.toml").write_text("[markdown]\nwindow_sentences = 7\n")
+    other = tmp_path / "other.toml"
+    other.write_text("[markdown]\nwindow_sentences = 9\n")
+    assert resolve_config(tmp_path, None)[0].markdown.window_sentences == 7
+    assert resolve_config(tmp_path, other)[0].markdown.window_sentences == 9
+    assert resolve_config(tmp_path / "nowhere", None)[0] == Config()
+
+
+@given(
+    window=st.integers(1, 500),
+    overlap=st.floats(0, 0.99),
+    cap=st.integers(0, 5000),
+    phrases=st.lists(st.text("abc xyz", min_size=1).filter(str.strip), max_size=3),
+)
+def test_config_round_trips_through_toml(
+    window: int, overlap: float, cap: int, phrases: list[str]
+) -> None:
+    data = {
+        "markdown": {"window_sentences": window, "overlap": overlap, "window_max_words": cap},
+        "templates": [{"name": "t", "match": "*p*", "text": 'The "{A}" is {B}.'}],
+    }
+    if phrases:
+        data["context_dead"] = {"phrases": [p.lower() for p in phrases]}
+    cfg = config_from_dict(data)
+    assert config_from_dict(tomllib.loads(to_toml(cfg))) == cfg

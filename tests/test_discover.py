@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from notechunk.discover import discover
+
+
+def test_sorted_filtered_and_hidden_skipped(tmp_path: Path) -> None:
+    for rel in [
+        "b.md",
+        "a/z.md",
+        "a/y.csv",
+        "c.txt",
+        ".hidden/x.md",
+        "a/.x.md",
+        "-dash.md",
+        "spaced name.md",
+        "ünï.md",
+        "s.XLSX",
+    ]:
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x")
+    found = discover(tmp_path)
+    assert [f.rel for f in found.files] == [
+        "-dash.md",
+        "a/y.csv",
+        "a/z.md",
+        "b.md",
+        "s.XLSX",
+        "spaced name.md",
+        "ünï.md",
+    ]
+    assert {f.kind for f in found.files} == {"markdown", "spreadsheet"}
+
+
+def test_symlink_loop_and_outside_link(tmp_path: Path) -> None:
+    (tmp_path / "src" / "d").mkdir(parents=True)
+    (tmp_path / "src" / "d" / "n.md").write_text("x")
+    (tmp_path / "outside.md").write_text("x")
+    os.symlink(tmp_path / "src", tmp_path / "src" / "d" / "loop")
+    os.symlink(tmp_path / "outside.md", tmp_path / "src" / "out.md")
+    os.symlink(tmp_path / "nowhere", tmp_path / "src" / "dangling.md")
+    found = discover(tmp_path / "src")
+    assert [f.rel for f in found.files] == ["d/n.md"]
+    reasons = {e.source: e.reason for e in found.errors}
+    assert "outside" in reasons["out.md"]
+    assert "dangling.md" in reasons
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads everything")
+def test_unreadable_folder_is_reported(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0)
+    try:
+        found = discover(tmp_path)
+        assert [e.source for e in found.errors] == ["locked"]
+    finally:
+        locked.chmod(0o755)
+
+
+def test_single_file(tmp_path: Path) -> None:
+    p = tmp_path / "one.md"
+    p.write_text("x")
+    assert [f.rel for f in discover(p).files] == ["one.md"]

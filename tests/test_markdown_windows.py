@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import PeriodSegmenter
+from notechunk.config import Config, MarkdownConfig
+from notechunk.markdown import chunk_markdown, layout_markdown
+from notechunk.markdown.windows import window_ranges
+
+
+def cfg_md(**kw: object) -> MarkdownConfig:
+    return MarkdownConfig(**kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("n", "window", "overlap", "expected"),
+    [
+        (5, 3, 0.34, [(0, 3), (2, 5)]),
+        (250, 100, 0.3, [(0, 100), (70, 170), (140, 240), (210, 250)]),
+        (100, 100, 0.3, [(0, 100)]),
+        (170, 100, 0.3, [(0, 100), (70, 170)]),
+        (3, 1, 0.0, [(0, 1), (1, 2), (2, 3)]),
+        (4, 2, 0.9, [(0, 2), (1, 3), (2, 4)]),
+        (0, 3, 0.3, []),
+    ],
+)
+def test_window_ranges_spec(
+    n: int, window: int, overlap: float, expected: list[tuple[int, int]]
+) -> None:
+    cfg = cfg_md(window_sentences=window, overlap=overlap)
+    assert window_ranges([5] * n, cfg) == expected
+
+
+def test_word_cap_ends_window_before_passing_it() -> None:
+    cfg = cfg_md(window_sentences=100, overlap=0.0, window_max_words=25)
+    assert window_ranges([10, 10, 10, 10, 30, 5], cfg) == [(0, 2), (2, 4), (4, 5), (5, 6)]
+    cfg = cfg_md(window_sentences=100, overlap=0.5, window_max_words=25)
+    assert window_ranges([10, 10, 10, 10], cfg) == [(0, 2), (1, 3), (2, 4)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.integers(1, 60), max_size=120),
+    window=st.integers(1, 30),
+    overlap=st.floats(0, 0.95),
+    cap=st.sampled_from([0, 20, 50, 200]),
+)
+def test_windows_cover_every_sentence_in_order(
+    words: list[int], window: int, overlap: float, cap: int
+) -> None:
+    cfg = cfg_md(window_sentences=window, overlap=overlap, window_max_words=cap)
+    ranges = window_ranges(words, cfg)
+    covered = {i for s, e in ranges for i in range(s, e)}
+    assert covered == set(range(len(words)))
+    assert all(s < e and e - s <= window for s, e in ranges)
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+    if cap:
+        assert all(e - s == 1 or sum(words[s:e]) <= cap for s, e in ranges)
+
+
+def test_bullet_merge_forward_records_both_paths() -> None:
+    doc = (
+        "# Rivers\n## Peninsular\n- Godavari\n- Krishna\n\n"
+        "## Himalayan\nThe Ganga rises at Gangotri. It flows east to the Bay of Bengal.\n"
+    )
+    chunks = chunk_markdown(doc, "r.md", Config(), PeriodSegmenter())
+    assert len(chunks) == 1
+    c = chunks[0]
+    assert "merged_bullets" in c.flags
+    assert c.section_path == ("Rivers", "Peninsular")
+    assert c.section_paths == (("Rivers", "Peninsular"), ("Rivers", "Himalayan"))
+    assert c.text.startswith("- Godavari\n- Krishna\nThe Ganga")
+    assert c.lines == (3, 7)
+
+
+def test_bullet_merge_respects_cap_and_threshold() -> None:
+    long = " ".join(["word"] * 160) + "."
+    doc = f"# A\n- x\n- y\n\n# B\n{long}\n"
+    chunks = chunk_markdown(doc, "a.md", Config(), PeriodSegmenter())
+    assert [c.section_path for c in chunks] == [("A",), ("B",)]
+    no_bullet = "# A\nShort line.\n\n# B\nAnother short line.\n"
+    assert len(chunk_markdown(no_bullet, "a.md", Config(), PeriodSegmenter())) == 2
+    off = replace(Config(), markdown=cfg_md(bullet_merge_under_words=0))
+    assert len(chunk_markdown("# A\n- x\n\n# B\n- y\n", "a.md", off, PeriodSegmenter())) == 2
+
+
+def test_code_block_is_one_sentence() -> None:
+    doc = "# Code\n```python\nrivers = ['Ganga']. print(1). x = 2.\n```\n"
+    lay = layout_markdown(doc, Config(), PeriodSegmenter())
+    assert len(lay.sentences[0]) == 1
+    assert lay.sentences[0][0].text.startswith("```python\n")
+
+
+section_text = st.lists(
+    st.sampled_from(
+        [
+            "The Act was passed in 1935.",
+            "It created provinces.",
+            "- a bullet point",
+            "* star item",
+            "Short.",
+            "A longer sentence with several words in it for counting purposes.",
+        ]
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    sections=st.lists(section_text, min_size=1, max_size=6),
+    window=st.integers(1, 6),
+    overlap=st.sampled_from([0.0, 0.3, 0.5]),
+)
+def test_chunks_cover_sections_and_cross_only_by_bullet_merge(
+    sections: list[list[str]], window: int, overlap: float
+) -> None:
+    doc = "".join(f"# S{i}\n\n" + "\n\n".join(body) + "\n\n" for i, body in enumerate(sections))
+    cfg = replace(Config(), markdown=cfg_md(window_sentences=window, overlap=overlap))
+    lay = layout_markdown(doc, cfg, PeriodSegmenter())
+    seen = {(sec, i) for w in lay.windows for sec, s, e in w.parts for i in range(s, e)}
+    every = {(k, i) for k, sents in enumerate(lay.sentences) for i in range(len(sents))}
+    assert seen == every
+    for w in lay.windows:
+        if len({sec for sec, _, _ in w.parts}) > 1:
+            assert w.merged
+    chunks = chunk_markdown(doc, "p.md", cfg, PeriodSegmenter())
+    assert all(c.text.strip() for c in chunks)
+    for c in chunks:
+        assert (len(c.section_paths) > 1) == ("merged_bullets" in c.flags and bool(c.section_paths))
