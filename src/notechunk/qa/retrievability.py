@@ -39,7 +39,8 @@ MAX_SENTENCE_QUERIES = 3
 SENTENCE_TERMS = 4
 CONTEXT_SALIENT_TERMS = 2
 MAX_DF_SHARE = 0.25
-_BATCH_POSTINGS = 4_000_000
+CANDIDATE_DF = 200
+_BATCH_POSTINGS = 2_000_000
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -168,64 +169,63 @@ def _ranks(
     indptr: NDArray[np.int64],
     n_docs: int,
 ) -> NDArray[np.float64]:
-    """Rank of each query's target document (1 + documents scoring at least as high)."""
+    """Rank of each query's target document (1 + candidates scoring at least as high).
+
+    Candidates of a query are the documents holding one of its terms with document
+    frequency <= `CANDIDATE_DF` (its rarest term if none is that rare); each candidate is
+    scored on every query term. Exact whenever every term is that rare (small corpora).
+    """
     nq = len(q_doc)
     ranks = np.ones(nq, dtype=np.float64)
     if nq == 0:
         return ranks
-    target = np.asarray(q_doc, dtype=np.int64)
-    pair_q = np.repeat(np.arange(nq, dtype=np.int64), [len(t) for t in q_terms])
-    pair_t = np.fromiter((t for ts in q_terms for t in ts), dtype=np.int64, count=len(pair_q))
-    pair_len = indptr[pair_t + 1] - indptr[pair_t]
-    # batches of whole queries holding about _BATCH_POSTINGS postings each
-    q_cost = np.bincount(pair_q, weights=pair_len, minlength=nq)
+    df = np.diff(indptr)
+    # one sorted key per posting, term * n_docs + doc, to look up any (term, doc) score
+    gkeys = np.repeat(np.arange(len(df), dtype=np.int64), df) * n_docs + indices
+    if len(gkeys) > 1 and not bool(np.all(gkeys[1:] > gkeys[:-1])):
+        order = np.argsort(gkeys, kind="stable")
+        gkeys, data = gkeys[order], data[order]
+    q_len = np.asarray([len(t) for t in q_terms], dtype=np.int64)
+    q_start = np.concatenate(([0], np.cumsum(q_len)[:-1])).astype(np.int64)
+    flat = np.fromiter((t for ts in q_terms for t in ts), dtype=np.int64, count=int(q_len.sum()))
+    cand: list[list[int]] = []
+    for ts in q_terms:
+        rare = [t for t in ts if df[t] <= CANDIDATE_DF]
+        cand.append(rare or [min(ts, key=lambda t: (df[t], t))])
+    pair_q = np.repeat(np.arange(nq, dtype=np.int64), [len(c) for c in cand])
+    pair_t = np.fromiter((t for c in cand for t in c), dtype=np.int64, count=len(pair_q))
+    q_cost = np.bincount(pair_q, weights=df[pair_t], minlength=nq) * q_len
     q_end = np.cumsum(q_cost)
-    start_q = 0
     pair_start = np.searchsorted(pair_q, np.arange(nq + 1), side="left")
-    while start_q < nq:
+    target = np.asarray(q_doc, dtype=np.int64)
+    start_q = 0
+    while start_q < nq:  # batches of whole queries, about _BATCH_POSTINGS lookups each
         base = q_end[start_q - 1] if start_q else 0.0
-        stop_q = int(np.searchsorted(q_end, base + _BATCH_POSTINGS, side="right"))
-        stop_q = max(stop_q, start_q + 1)
+        stop_q = max(int(np.searchsorted(q_end, base + _BATCH_POSTINGS, side="right")), start_q + 1)
         lo, hi = pair_start[start_q], pair_start[stop_q]
-        ranks[start_q:stop_q] = _rank_batch(
-            pair_q[lo:hi] - start_q,
-            pair_t[lo:hi],
-            target[start_q:stop_q],
-            data,
-            indices,
-            indptr,
-            n_docs,
+        pq, pt = pair_q[lo:hi], pair_t[lo:hi]
+        lengths = df[pt]
+        total = int(lengths.sum())
+        offsets = np.repeat(indptr[pt] - (np.cumsum(lengths) - lengths), lengths)
+        docs = indices[offsets + np.arange(total, dtype=np.int64)]
+        keys = np.unique(np.repeat(pq, lengths) * n_docs + docs)
+        cq, cd = keys // n_docs, keys % n_docs  # candidate (query, doc) pairs
+        reps = q_len[cq]
+        rep = np.repeat(np.arange(len(cq), dtype=np.int64), reps)
+        within = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(
+            np.cumsum(reps) - reps, reps
         )
+        lookup = flat[q_start[cq][rep] + within] * n_docs + cd[rep]
+        pos = np.minimum(np.searchsorted(gkeys, lookup), len(gkeys) - 1)
+        vals = np.where(gkeys[pos] == lookup, data[pos], 0.0)
+        sums = np.bincount(rep, weights=vals, minlength=len(cq))
+        own = cd == target[cq]
+        target_score = np.zeros(nq, dtype=np.float64)
+        target_score[cq[own]] = sums[own]
+        beats = ~own & (sums >= target_score[cq])
+        ranks[start_q:stop_q] += np.bincount(cq[beats], minlength=nq)[start_q:stop_q]
         start_q = stop_q
     return ranks
-
-
-def _rank_batch(
-    pq: NDArray[np.int64],
-    pt: NDArray[np.int64],
-    target: NDArray[np.int64],
-    data: NDArray[np.float64],
-    indices: NDArray[np.int64],
-    indptr: NDArray[np.int64],
-    n_docs: int,
-) -> NDArray[np.float64]:
-    nq = len(target)
-    lengths = indptr[pt + 1] - indptr[pt]
-    total = int(lengths.sum())
-    if total == 0:
-        return np.ones(nq, dtype=np.float64)
-    offsets = np.repeat(indptr[pt] - (np.cumsum(lengths) - lengths), lengths)
-    pos = offsets + np.arange(total, dtype=np.int64)
-    keys = np.repeat(pq, lengths) * n_docs + indices[pos]
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    sums = np.bincount(inverse, weights=data[pos])
-    uq = uniq // n_docs
-    ud = uniq % n_docs
-    own = ud == target[uq]
-    target_score = np.zeros(nq, dtype=np.float64)
-    target_score[uq[own]] = sums[own]
-    beats = ~own & (sums >= target_score[uq])
-    return 1.0 + np.bincount(uq[beats], minlength=nq).astype(np.float64)
 
 
 def score_retrievability(chunks: Sequence[Chunk]) -> list[Chunk]:
