@@ -13,7 +13,11 @@ Contract:
   `MAX_DF_SHARE` of the indexed chunks are left out of every query (near stop words carry
   almost no BM25 weight and cost the most to score).
 - Rank of the chunk for a query = 1 + number of other indexed chunks scoring at least as
-  high (ties count against the chunk, so a copy does not tie for first place).
+  high (ties count against the chunk, so a copy does not tie for first place). The chunks
+  counted are the candidates a search engine would touch: those holding a query term in
+  at most `CANDIDATE_DF` chunks (the query's rarest term if none is), each scored with
+  BM25 on every query term. With no term that common (small corpora) this is the exact
+  BM25 rank; on large corpora it ignores chunks matching only common terms.
 - `retrieval_score` = mean over the chunk's queries of 1 / rank, in [0, 1]; 1 means every
   query returned the chunk first; a chunk without any query token scores 0. Rounded to 4
   decimals.
