@@ -99,10 +99,14 @@ def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
     if not vocab:
         return [0.0] * n
     n_docs = len(docs)
-    df = np.zeros(len(vocab), dtype=np.int64)
-    for toks in doc_tokens:
-        if toks:
-            df[np.unique(np.asarray(toks, dtype=np.int64))] += 1
+    lengths = np.asarray([len(t) for t in doc_tokens], dtype=np.int64)
+    flat_tokens = np.fromiter(
+        (t for toks in doc_tokens for t in toks), dtype=np.int64, count=int(lengths.sum())
+    )
+    pairs = _sorted_unique(
+        np.repeat(np.arange(n_docs, dtype=np.int64), lengths) * len(vocab) + flat_tokens
+    )
+    df = np.bincount(pairs % len(vocab), minlength=len(vocab)).astype(np.int64)
     idf = np.log((n_docs - df + 0.5) / (df + 0.5) + 1.0)
     max_df = max(2, math.floor(MAX_DF_SHARE * n_docs))
     usable = df <= max_df
@@ -129,6 +133,14 @@ def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
     counts = np.asarray(queries_of_doc, dtype=np.float64)
     per_doc = np.divide(inv, counts, out=np.zeros(n_docs), where=counts > 0)
     return [round(float(per_doc[doc_of_chunk[i]]), 4) for i in range(n)]
+
+
+def _sorted_unique(keys: NDArray[np.int64]) -> NDArray[np.int64]:
+    """np.unique by sorting (numpy's hash-based unique is far slower on these sizes)."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
 
 
 def _salient(terms: Sequence[int], idf: NDArray[np.float64], k: int) -> list[int]:
@@ -212,7 +224,7 @@ def _ranks(
         total = int(lengths.sum())
         offsets = np.repeat(indptr[pt] - (np.cumsum(lengths) - lengths), lengths)
         docs = indices[offsets + np.arange(total, dtype=np.int64)]
-        keys = np.unique(np.repeat(pq, lengths) * n_docs + docs)
+        keys = _sorted_unique(np.repeat(pq, lengths) * n_docs + docs)
         cq, cd = keys // n_docs, keys % n_docs  # candidate (query, doc) pairs
         reps = q_len[cq]
         rep = np.repeat(np.arange(len(cq), dtype=np.int64), reps)
