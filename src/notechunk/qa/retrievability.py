@@ -42,8 +42,8 @@ from notechunk.chunk import Chunk
 MAX_SENTENCE_QUERIES = 3
 SENTENCE_TERMS = 4
 CONTEXT_SALIENT_TERMS = 2
-MAX_DF_SHARE = 0.25
-CANDIDATE_DF = 200
+MAX_DF_SHARE = 0.05
+CANDIDATE_DF = 64
 _BATCH_POSTINGS = 2_000_000
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
