@@ -21,6 +21,15 @@ FILES = (
     "stages/markdown_chunks.jsonl",
     "stages/excel_chunks.jsonl",
     "qa/errors.json",
+    "qa/metrics.json",
+    "qa/summary.md",
+    "qa/flagged.json",
+    "qa/flagged.csv",
+    "qa/sample.jsonl",
+    "qa/semantic_types.json",
+    "qa/discarded_rows.json",
+    "qa/discarded_rows.csv",
+    "report.html",
 )
 
 
