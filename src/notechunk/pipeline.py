@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.cache import CACHE_DIR, Cache, config_key, decode_result, encode_result, file_key
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.chunk import Chunk, FileError, FileResult
 from notechunk.config import Config
 from notechunk.discover import SourceFile, discover
 from notechunk.errors import InputError
