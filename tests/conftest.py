@@ -4,11 +4,14 @@ and the location of ../shared/corpora, which tests skip without."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from notechunk.segment.base import Span, spans_from_cuts
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests/qa_fixtures.py and helpers
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPORA = SHARED / "corpora"

@@ -157,8 +157,9 @@ def _run(src: Path, args: argparse.Namespace) -> int:
     m = result.metrics
     print(
         f"{result.files} files: {result.markdown_chunks} markdown and {result.sheet_chunks} "
-        f"spreadsheet chunks; {m.get('total', 0) - m.get('omitted', 0)} kept, "
-        f"{m.get('omitted', 0)} omitted; {len(result.errors)} file errors -> {args.out}"
+        f"spreadsheet chunks; {m.get('surviving', 0)} kept, {m.get('omitted', 0)} omitted, "
+        f"{m.get('discarded_rows', 0)} rows discarded; {len(result.errors)} file errors "
+        f"-> {args.out}"
     )
     return result.exit_code
 

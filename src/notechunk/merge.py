@@ -74,20 +74,38 @@ def merge_and_normalize(chunks: Iterable[Chunk]) -> list[Chunk]:
     return out
 
 
-def dumps(obj: object) -> str:
-    """The one JSON form of every output line: sorted keys, fixed separators, UTF-8 text."""
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+def dumps(obj: object, *, indent: int | None = None) -> str:
+    """The one JSON form of every output: sorted keys, fixed separators, UTF-8 text.
+
+    `indent` gives the readable form of the QA files (still sorted, still byte-stable).
+    """
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=separators, indent=indent)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, fsync, then move it into place."""
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write to a temporary file beside `path`, fsync (when `durable`), move it into place.
+
+    Cache entries skip the fsync: a torn entry fails to parse and is simply redone.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     with open(tmp, "wb") as fh:
         fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def write_json(path: Path, obj: object) -> None:
+    """A readable JSON file (indent 2, sorted keys, trailing newline), written atomically."""
+    atomic_write_bytes(path, (dumps(obj, indent=2) + "\n").encode("utf-8"))
+
+
+def write_text(path: Path, text: str) -> None:
+    """A UTF-8 text file with `\n` line ends, written atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def jsonl_bytes(rows: Iterable[dict[str, object]]) -> bytes:

@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.cache import CACHE_DIR, Cache, config_key, decode_result, encode_result, file_key
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.chunk import Chunk, FileError, FileResult
 from notechunk.config import Config
 from notechunk.discover import SourceFile, discover
 from notechunk.errors import InputError, UsageError
 from notechunk.markdown import chunk_markdown
 from notechunk.markdown.sections import make_parser
 from notechunk.merge import atomic_write_bytes, dumps, write_jsonl
+from notechunk.qa.artifacts import finalize
 from notechunk.read import decode_text
 from notechunk.segment import get_segmenter
 
@@ -272,7 +273,7 @@ def _write_outputs(
     write_jsonl(staging / "stages" / "excel_chunks.jsonl", sheets)
     if progress:
         progress("qa", 0, 1)
-    metrics = finalize_outputs(
+    metrics = finalize(
         staging,
         [*markdown, *sheets],
         [d for r in file_results for d in r.discarded],
@@ -370,21 +371,3 @@ def _outputs_present(out: Path, manifest: dict[str, Any]) -> bool:
         except (OSError, KeyError, TypeError):
             return False
     return True
-
-
-def finalize_outputs(
-    out: Path,
-    chunks: Sequence[Chunk],
-    discarded: Sequence[DiscardedRow],
-    reports: Sequence[SheetReport],
-    errors: Sequence[FileError],
-    cfg: Config,
-) -> dict[str, Any]:
-    from notechunk.merge import merge_and_normalize, write_chunks_gz
-
-    merged = merge_and_normalize(chunks)
-    write_chunks_gz(out / "chunks.jsonl.gz", merged)
-    atomic_write_bytes(
-        out / "qa" / "errors.json", (dumps([e.to_json() for e in errors]) + "\n").encode()
-    )
-    return {"total": len(merged), "omitted": sum(c.omit for c in merged)}

@@ -1,0 +1,241 @@
+"""finalize: merged chunks and every QA artifact of SPEC §2, written deterministically.
+
+`finalize(out, stage_chunks, discarded, sheet_reports, errors, cfg)` is the one call the
+pipeline makes after the stage files are written. Passes, in order:
+merge_and_normalize -> semantic types -> retrieval scores -> metrics -> files.
+
+Files (all atomic, JSON through `merge.dumps` with sorted keys, no clock, no absolute
+path, so two runs over the same input give byte-identical files):
+OUT/chunks.jsonl.gz, OUT/qa/{metrics.json, summary.md, sample.jsonl, flagged.json,
+flagged.csv, semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json},
+OUT/report.html.
+Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates),
+so nothing omitted goes unexplained; each carries a `reason`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.config import Config
+from notechunk.merge import (
+    atomic_write_bytes,
+    jsonl_bytes,
+    merge_and_normalize,
+    write_chunks_gz,
+    write_json,
+    write_text,
+)
+from notechunk.qa.metrics import compute_metrics, location
+from notechunk.qa.report import build_report
+from notechunk.qa.retrievability import score_retrievability
+from notechunk.qa.semantic import assign_semantic_types, semantic_summary
+
+_DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+FLAGGED_COLUMNS: tuple[str, ...] = (
+    "id", "source", "source_type", "location", "section_path", "sheet", "row", "lines",
+    "quality", "omit", "reason", "flags", "duplicate_of", "word_count", "template",
+    "semantic_type", "retrieval_score", "text",
+)  # fmt: skip
+DISCARDED_COLUMNS: tuple[str, ...] = (
+    "source", "sheet", "row", "rule", "measured", "threshold", "explanation", "cells",
+)  # fmt: skip
+
+
+def neutralise_cell(value: object) -> str:
+    """A CSV cell a spreadsheet will not run as a formula: `'` before = + - @ tab CR NUL."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_DANGEROUS_START) else text
+
+
+def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
+    """UTF-8 (with BOM, for Excel) CSV, every cell neutralised, CRLF row ends."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow([neutralise_cell(h) for h in header])
+    for row in rows:
+        writer.writerow([neutralise_cell(v) for v in row])
+    return buf.getvalue().encode("utf-8-sig")
+
+
+def flag_reason(c: Chunk, cfg: Config) -> str:
+    """Why a chunk is flagged, in one line (thresholds from `cfg`)."""
+    bands = cfg.quality.markdown if c.source_type == "markdown" else cfg.quality.spreadsheet
+    fate = "omitted" if c.omit else "kept"
+    if c.duplicate_of is not None:
+        return f"duplicate of {c.duplicate_of}: omitted"
+    if c.quality == "context_dead":
+        phrase = next((f.split(":", 1)[1] for f in c.flags if f.startswith("context_dead:")), "")
+        said = f" {phrase!r}" if phrase else " a context-dead phrase"
+        return f"context_dead: starts with{said}: {fate}"
+    if c.quality == "too_long":
+        return f"too_long: {c.word_count} words > {bands.max_words}: {fate}"
+    if c.quality == "fragment":
+        return f"fragment: {c.word_count} words < {bands.fragment_words}: {fate}"
+    if c.quality == "short":
+        return f"short: {c.word_count} words < {bands.short_words}: {fate}"
+    return f"omitted by its runner ({', '.join(c.flags) or 'no flag'})" if c.omit else "ok"
+
+
+def is_flagged(c: Chunk) -> bool:
+    return c.quality != "ok" or c.omit
+
+
+def flagged_rows(chunks: Sequence[Chunk], cfg: Config) -> list[dict[str, Any]]:
+    return [
+        {**c.to_json(), "location": location(c), "reason": flag_reason(c, cfg)}
+        for c in chunks
+        if is_flagged(c)
+    ]
+
+
+def _cell(value: object) -> object:
+    if isinstance(value, list):
+        return " > ".join(str(v) for v in value) if value else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+def _flagged_csv(rows: Sequence[dict[str, Any]]) -> bytes:
+    def line(r: dict[str, Any]) -> list[object]:
+        out: list[object] = []
+        for col in FLAGGED_COLUMNS:
+            v = r.get(col)
+            if col == "flags":
+                out.append(";".join(v or []))
+            elif col == "lines":
+                out.append(f"{v[0]}-{v[1]}" if v else "")
+            else:
+                out.append(_cell(v))
+        return out
+
+    return csv_bytes(FLAGGED_COLUMNS, (line(r) for r in rows))
+
+
+def discarded_rows_json(discarded: Sequence[DiscardedRow]) -> list[dict[str, Any]]:
+    """Sorted by (source, sheet, row); `columns` keeps the header order the dict loses."""
+    ordered = sorted(discarded, key=lambda d: (d.source, d.sheet, d.row, d.rule))
+    return [{**d.to_json(), "columns": [h for h, _ in d.cells]} for d in ordered]
+
+
+def _discarded_csv(rows: Sequence[dict[str, Any]]) -> bytes:
+    def line(r: dict[str, Any]) -> list[object]:
+        cells = "; ".join(f"{h}: {r['cells'].get(h, '')}" for h in r["columns"])
+        return [_cell(r[c]) for c in DISCARDED_COLUMNS[:-1]] + [cells]
+
+    return csv_bytes(DISCARDED_COLUMNS, (line(r) for r in rows))
+
+
+def errors_json(errors: Sequence[FileError]) -> list[dict[str, str]]:
+    return [e.to_json() for e in sorted(errors, key=lambda e: (e.source, e.stage, e.reason))]
+
+
+def sample(chunks: Sequence[Chunk], size: int, seed: int) -> list[Chunk]:
+    """`size` surviving chunks drawn with `random.Random(seed)`, in output order."""
+    surviving = [c for c in chunks if not c.omit]
+    k = min(size, len(surviving))
+    picks = sorted(random.Random(seed).sample(range(len(surviving)), k))
+    return [surviving[i] for i in picks]
+
+
+def summary_markdown(metrics: dict[str, Any], semantic: dict[str, Any]) -> str:
+    """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
+    m = metrics
+    lines = [
+        "# notechunk QA summary",
+        "",
+        "| figure | value |",
+        "| --- | --- |",
+        f"| chunks (all) | {m['total']} |",
+        f"| surviving (in chunks.jsonl.gz) | {m['surviving']} |",
+        f"| omitted | {m['omitted']} |",
+        f"| exact duplicates | {m['duplicates']} |",
+        f"| flagged | {m['flagged']} |",
+        f"| average words (surviving) | {m['avg_words_surviving']} |",
+        f"| mean retrieval score (surviving) | {m['retrieval_score_mean']} |",
+        f"| discarded sheet rows | {m['discarded_rows']} |",
+        f"| files with errors | {m['errors']} |",
+        "",
+        "## Quality labels",
+        "",
+        "| label | all | surviving |",
+        "| --- | --- | --- |",
+    ]
+    lines += [f"| {q} | {n} | {m['quality_surviving'][q]} |" for q, n in m["quality"].items()]
+    lines += ["", "## Source types", "", "| type | total | surviving | omitted |"]
+    lines += ["| --- | --- | --- | --- |"]
+    lines += [
+        f"| {t} | {v['total']} | {v['surviving']} | {v['omitted']} |"
+        for t, v in m["source_type"].items()
+    ]
+    sh = m["sheets"]
+    lines += [
+        "",
+        "## Sheet conservation",
+        "",
+        f"{sh['sheets']} sheet(s); read: {sh['data_rows']} data rows = {sh['chunks']} chunks"
+        f" + {sh['discarded']} discarded ({sh['blank_rows']} blank rows counted)."
+        f" Conserved: {'yes' if sh['conserved'] else 'NO'}.",
+    ]
+    for b in sh["not_conserved"]:
+        lines.append(
+            f"- {b['source']} [{b['sheet']}]: {b['data_rows']} rows != "
+            f"{b['chunks']} + {b['discarded']}"
+        )
+    lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
+    lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
+    lines += ["", f"## Lowest retrieval scores ({len(m['lowest_retrieval_scores'])})", ""]
+    for row in m["lowest_retrieval_scores"]:
+        text = row["text"].replace("|", "\\|")
+        lines.append(f"- {row['retrieval_score']:.4f} `{row['id']}` {row['location']}: {text}")
+    lines += [
+        "",
+        "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
+        " semantic_types.json, sample.jsonl; ../report.html.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def finalize(
+    out: Path,
+    stage_chunks: Sequence[Chunk],
+    discarded: Sequence[DiscardedRow],
+    sheet_reports: Sequence[SheetReport],
+    errors: Sequence[FileError],
+    cfg: Config,
+) -> dict[str, Any]:
+    """Merge, type, score, then write chunks.jsonl.gz, OUT/qa/* and report.html; the metrics."""
+    chunks = merge_and_normalize(stage_chunks)
+    chunks = assign_semantic_types(chunks)
+    chunks = score_retrievability(chunks)
+    metrics = compute_metrics(
+        chunks, discarded, sheet_reports, errors, lowest_scores_listed=cfg.qa.lowest_scores_listed
+    )
+    qa = out / "qa"
+    write_chunks_gz(out / "chunks.jsonl.gz", chunks)
+    semantic = semantic_summary([c for c in chunks if not c.omit])
+    flagged = flagged_rows(chunks, cfg)
+    drows = discarded_rows_json(discarded)
+    write_json(qa / "metrics.json", metrics)
+    write_text(qa / "summary.md", summary_markdown(metrics, semantic))
+    atomic_write_bytes(
+        qa / "sample.jsonl",
+        jsonl_bytes(c.to_json() for c in sample(chunks, cfg.qa.sample_size, cfg.qa.seed)),
+    )
+    write_json(qa / "flagged.json", flagged)
+    atomic_write_bytes(qa / "flagged.csv", _flagged_csv(flagged))
+    write_json(qa / "semantic_types.json", semantic)
+    write_json(qa / "discarded_rows.json", drows)
+    atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
+    write_json(qa / "errors.json", errors_json(errors))
+    build_report(out)
+    return metrics

@@ -1,0 +1,353 @@
+"""build_report: OUT/report.html from the QA artifacts alone (`notechunk report OUT`).
+
+One self-contained page: inline CSS, inline JS, inline SVG charts drawn here; no remote
+asset, no clock, no absolute path, so the same artifacts give the same bytes. Tables with
+a text box and a select filter their rows in the browser; the script marks
+`<body data-filters-ready="N">` when it has wired N tables, and applies a filter given in
+the URL fragment (`#flagged=fragment`), which is how the browser test checks it runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from notechunk.chunk import QUALITY_LABELS
+from notechunk.merge import write_text
+
+MAX_TABLE_ROWS = 5000
+
+_CSS = """
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d2430;
+background:#fafbfc}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;
+border-bottom:1px solid #dde2e8;padding-bottom:4px}
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}
+.card{background:#fff;border:1px solid #dde2e8;border-radius:6px;padding:8px 14px;min-width:110px}
+.card b{display:block;font-size:20px}.card span{color:#5a6472;font-size:12px}
+.charts{display:flex;flex-wrap:wrap;gap:18px}
+.chart{background:#fff;border:1px solid #dde2e8;border-radius:6px;padding:8px}
+.chart h3{font-size:13px;margin:0 0 4px;color:#3a4452}
+table{border-collapse:collapse;background:#fff;width:100%;font-size:12.5px}
+th,td{border:1px solid #e1e5ea;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#eef1f5;position:sticky;top:0}td.num{text-align:right}
+td.text{max-width:560px;overflow-wrap:anywhere}
+.filters{margin:6px 0;display:flex;gap:8px;align-items:center}
+.filters input{padding:3px 6px;width:260px}.count{color:#5a6472}
+.scroll{max-height:520px;overflow:auto;border:1px solid #dde2e8}
+.note{color:#5a6472;font-size:12px}.bad{color:#a4262c;font-weight:600}
+"""
+
+_JS = """
+(function(){
+  var tables=document.querySelectorAll('table[data-filter]');
+  function apply(t,q,v){
+    var col=+t.dataset.selectCol, shown=0, rows=t.tBodies[0].rows;
+    q=q.toLowerCase();
+    for(var i=0;i<rows.length;i++){
+      var r=rows[i], ok=(!q||r.textContent.toLowerCase().indexOf(q)>=0)&&
+        (!v||r.cells[col].textContent===v);
+      r.hidden=!ok; if(ok)shown++;
+    }
+    var c=document.getElementById(t.id+'-count');
+    if(c)c.textContent=shown+' of '+rows.length+' rows';
+  }
+  var wired=0;
+  tables.forEach(function(t){
+    var box=document.getElementById(t.id+'-q'), sel=document.getElementById(t.id+'-sel');
+    function go(){apply(t,box.value,sel.value);}
+    box.addEventListener('input',go); sel.addEventListener('change',go); go(); wired++;
+  });
+  var h=decodeURIComponent(location.hash.slice(1));
+  if(h.indexOf('=')>0){
+    var id=h.slice(0,h.indexOf('=')), v=h.slice(h.indexOf('=')+1);
+    var sel=document.getElementById(id+'-sel');
+    if(sel){sel.value=v; sel.dispatchEvent(new Event('change'));}
+  }
+  document.body.dataset.filtersReady=String(wired);
+})();
+"""
+
+_QUALITY_COLORS = {
+    "ok": "#3b8c5a",
+    "short": "#d9a21b",
+    "fragment": "#e07b39",
+    "too_long": "#7d5ba6",
+    "context_dead": "#b8383d",
+}
+
+
+def bar_chart(
+    labels: Sequence[str],
+    values: Sequence[int],
+    *,
+    title: str,
+    colors: Sequence[str] | None = None,
+    width: int = 520,
+    height: int = 230,
+) -> str:
+    """An inline SVG bar chart (counts above bars, labels below)."""
+    left, right, top, bottom = 44, 10, 22, 46
+    plot_w, plot_h = width - left - right, height - top - bottom
+    top_value = max([*values, 1])
+    n = max(1, len(values))
+    slot = plot_w / n
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'role="img" aria-label="{escape(title)}">',
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+        'stroke="#8a94a3"/>',
+        f'<text x="{left - 6}" y="{top + 4}" font-size="10" text-anchor="end" '
+        f'fill="#5a6472">{top_value}</text>',
+        f'<text x="{left - 6}" y="{top + plot_h}" font-size="10" text-anchor="end" '
+        'fill="#5a6472">0</text>',
+    ]
+    for k, (label, v) in enumerate(zip(labels, values, strict=True)):
+        h = plot_h * v / top_value
+        x = left + k * slot + slot * 0.12
+        w = slot * 0.76
+        color = colors[k] if colors else "#4a78b5"
+        parts.append(
+            f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'fill="{color}"><title>{escape(label)}: {v}</title></rect>'
+        )
+        cx = x + w / 2
+        parts.append(
+            f'<text x="{cx:.1f}" y="{top + plot_h - h - 4:.1f}" font-size="10" '
+            f'text-anchor="middle" fill="#1d2430">{v}</text>'
+        )
+        parts.append(
+            f'<text x="{cx:.1f}" y="{top + plot_h + 14}" font-size="10" text-anchor="middle" '
+            f'fill="#3a4452" transform="rotate(20 {cx:.1f} {top + plot_h + 14})">'
+            f"{escape(label)}</text>"
+        )
+    parts.append("</svg>")
+    return f'<div class="chart"><h3>{escape(title)}</h3>{"".join(parts)}</div>'
+
+
+def _td(value: object, cls: str = "") -> str:
+    if value is None:
+        value = ""
+    elif isinstance(value, bool):
+        value = "yes" if value else "no"
+    elif isinstance(value, float):
+        value = f"{value:g}"
+    attr = f' class="{cls}"' if cls else ""
+    return f"<td{attr}>{escape(str(value))}</td>"
+
+
+def filter_table(
+    table_id: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    *,
+    select_col: int,
+    select_label: str,
+    text_cols: Sequence[int] = (),
+    num_cols: Sequence[int] = (),
+) -> str:
+    """A table with a text box and a select (on column `select_col`) that filter its rows."""
+    shown = rows[:MAX_TABLE_ROWS]
+    options = sorted({str(r[select_col]) for r in shown})
+    opts = f'<option value="">all {escape(select_label)}</option>' + "".join(
+        f'<option value="{escape(o)}">{escape(o)}</option>' for o in options
+    )
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = []
+    for r in shown:
+        cells = []
+        for k, v in enumerate(r):
+            cls = "text" if k in text_cols else "num" if k in num_cols else ""
+            cells.append(_td(v, cls))
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    note = (
+        f'<p class="note">Showing the first {MAX_TABLE_ROWS} of {len(rows)} rows; '
+        "the full list is in the qa/ files.</p>"
+        if len(rows) > MAX_TABLE_ROWS
+        else ""
+    )
+    return (
+        f'<div class="filters"><input id="{table_id}-q" type="search" '
+        f'placeholder="filter text"><select id="{table_id}-sel">{opts}</select>'
+        f'<span class="count" id="{table_id}-count">{len(shown)} rows</span></div>{note}'
+        f'<div class="scroll"><table id="{table_id}" data-filter="1" '
+        f'data-select-col="{select_col}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def _load(qa: Path, name: str, default: Any) -> Any:
+    path = qa / name
+    if not path.is_file():
+        return default
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def render_report(
+    metrics: dict[str, Any],
+    flagged: Sequence[dict[str, Any]],
+    discarded: Sequence[dict[str, Any]],
+    errors: Sequence[dict[str, Any]],
+    semantic: dict[str, Any],
+) -> str:
+    """The HTML text of report.html (pure: same inputs, same string)."""
+    m = metrics
+    cards = [
+        ("chunks", m.get("total", 0)),
+        ("surviving", m.get("surviving", 0)),
+        ("omitted", m.get("omitted", 0)),
+        ("duplicates", m.get("duplicates", 0)),
+        ("flagged", m.get("flagged", 0)),
+        ("avg words", m.get("avg_words_surviving", 0)),
+        ("mean retrieval", m.get("retrieval_score_mean")),
+        ("discarded rows", m.get("discarded_rows", 0)),
+        ("errors", m.get("errors", 0)),
+    ]
+    card_html = "".join(
+        f'<div class="card"><b>{escape("-" if v is None else str(v))}</b>'
+        f"<span>{escape(k)}</span></div>"
+        for k, v in cards
+    )
+    raw_quality = m.get("quality", {})
+    quality = {q: raw_quality[q] for q in QUALITY_LABELS if q in raw_quality}
+    wh = m.get("word_count_histogram", [])
+    rh = m.get("retrieval_score_histogram", [])
+    raw_sem = semantic.get("counts", {})
+    order = [r["name"] for r in semantic.get("rules", [])] or sorted(raw_sem)
+    sem = {t: raw_sem[t] for t in order if t in raw_sem}
+    charts = "".join(
+        [
+            bar_chart(
+                list(quality),
+                list(quality.values()),
+                title="Quality labels (all chunks)",
+                colors=[_QUALITY_COLORS.get(q, "#4a78b5") for q in quality],
+            ),
+            bar_chart(
+                [b["bin"] for b in wh],
+                [b["count"] for b in wh],
+                title="Words per surviving chunk",
+            ),
+            bar_chart(
+                [b["bin"] for b in rh],
+                [b["count"] for b in rh],
+                title="Retrieval score (surviving chunks)",
+            ),
+            bar_chart(list(sem), list(sem.values()), title="Semantic types (surviving)"),
+        ]
+    )
+    src_rows = "".join(
+        "<tr>"
+        + _td(src)
+        + _td(v["source_type"])
+        + "".join(
+            _td(v[k], "num") for k in ("total", "surviving", "omitted", "flagged", "avg_words")
+        )
+        + _td(v["mean_retrieval_score"], "num")
+        + "</tr>"
+        for src, v in m.get("sources", {}).items()
+    )
+    src_table = (
+        '<div class="scroll"><table><thead><tr><th>source</th><th>type</th><th>total</th>'
+        "<th>surviving</th><th>omitted</th><th>flagged</th><th>avg words</th>"
+        f"<th>mean retrieval</th></tr></thead><tbody>{src_rows}</tbody></table></div>"
+    )
+    sh = m.get("sheets", {})
+    conserved = sh.get("conserved", True)
+    sheet_line = (
+        f"<p>{sh.get('sheets', 0)} sheet(s): {sh.get('data_rows', 0)} data rows = "
+        f"{sh.get('chunks', 0)} chunks + {sh.get('discarded', 0)} discarded "
+        f"({sh.get('blank_rows', 0)} blank rows counted). "
+        + ("Conserved." if conserved else '<span class="bad">NOT conserved.</span>')
+        + "</p>"
+    )
+    low = m.get("lowest_retrieval_scores", [])
+    low_rows = "".join(
+        "<tr>"
+        + _td(r["retrieval_score"], "num")
+        + _td(r["id"])
+        + _td(r["location"])
+        + _td(r["semantic_type"])
+        + _td(r["text"], "text")
+        + "</tr>"
+        for r in low
+    )
+    low_table = (
+        "<table><thead><tr><th>score</th><th>id</th><th>where</th><th>type</th><th>text</th>"
+        f"</tr></thead><tbody>{low_rows}</tbody></table>"
+    )
+    flagged_table = filter_table(
+        "flagged",
+        ["quality", "omit", "where", "reason", "words", "text"],
+        [
+            (f["quality"], f["omit"], f["location"], f["reason"], f["word_count"], f["text"])
+            for f in flagged
+        ],
+        select_col=0,
+        select_label="labels",
+        text_cols=(5,),
+        num_cols=(4,),
+    )
+    discarded_table = filter_table(
+        "discarded",
+        ["rule", "file", "sheet", "row", "measured", "threshold", "cells"],
+        [
+            (
+                d["rule"],
+                d["source"],
+                d["sheet"],
+                d["row"],
+                d["measured"],
+                d["threshold"],
+                "; ".join(f"{h}: {d['cells'].get(h, '')}" for h in d.get("columns", d["cells"])),
+            )
+            for d in discarded
+        ],
+        select_col=0,
+        select_label="rules",
+        text_cols=(6,),
+        num_cols=(3,),
+    )
+    errors_table = filter_table(
+        "errors",
+        ["stage", "source", "reason"],
+        [(e["stage"], e["source"], e["reason"]) for e in errors],
+        select_col=0,
+        select_label="stages",
+        text_cols=(2,),
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>notechunk QA report</title><style>{_CSS}</style></head><body>"
+        "<h1>notechunk QA report</h1>"
+        '<p class="note">Built from OUT/qa/*.json; rebuild with '
+        "<code>notechunk report OUT</code>.</p>"
+        f'<div class="cards">{card_html}</div>'
+        f'<h2>Charts</h2><div class="charts">{charts}</div>'
+        f"<h2>Per source</h2>{src_table}"
+        f"<h2>Sheet conservation</h2>{sheet_line}"
+        f"<h2>Lowest retrieval scores ({len(low)})</h2>{low_table}"
+        f"<h2>Flagged chunks ({len(flagged)})</h2>{flagged_table}"
+        f"<h2>Discarded sheet rows ({len(discarded)})</h2>{discarded_table}"
+        f"<h2>Errors ({len(errors)})</h2>{errors_table}"
+        f"<script>{_JS}</script></body></html>\n"
+    )
+
+
+def build_report(out: Path) -> Path:
+    """Rebuild OUT/report.html from OUT/qa/*.json (missing files count as empty)."""
+    qa = out / "qa"
+    html = render_report(
+        _load(qa, "metrics.json", {}),
+        _load(qa, "flagged.json", []),
+        _load(qa, "discarded_rows.json", []),
+        _load(qa, "errors.json", []),
+        _load(qa, "semantic_types.json", {}),
+    )
+    path = out / "report.html"
+    write_text(path, html)
+    return path

@@ -1,0 +1,81 @@
+"""compute_metrics: invariants over hand-built chunks."""
+
+from __future__ import annotations
+
+import qa_fixtures as fx
+from notechunk.chunk import SheetReport
+from notechunk.merge import merge_and_normalize
+from notechunk.qa import compute_metrics
+from notechunk.qa.metrics import location, score_histogram, word_histogram
+
+
+def test_totals_and_labels() -> None:
+    chunks = merge_and_normalize(fx.stage_chunks())
+    m = compute_metrics(chunks, fx.discarded(), fx.sheet_reports(), fx.errors())
+    assert m["total"] == m["surviving"] + m["omitted"] == 13
+    assert m["duplicates"] == 1
+    assert m["omitted_by_reason"] == {"context_dead": 1, "duplicate": 1, "fragment": 1}
+    assert m["quality"]["too_long"] == 1 and m["quality"]["context_dead"] == 1
+    assert m["source_type"]["spreadsheet"] == {"total": 3, "surviving": 2, "omitted": 1}
+    assert m["discarded_by_rule"] == {"mostly_numeric": 1, "structural": 1}
+    assert m["errors"] == 1
+    surviving = [c for c in chunks if not c.omit]
+    avg = sum(c.word_count for c in surviving) / len(surviving)
+    assert m["avg_words_surviving"] == round(avg, 4)
+    assert sum(s["total"] for s in m["sources"].values()) == m["total"]
+    assert m["retrieval_score_mean"] is None  # not scored yet: no scores to average
+
+
+def test_histograms() -> None:
+    wh = word_histogram([0, 7, 8, 14, 15, 29, 30, 499, 500, 10_000])
+    # bins 0-7, 8-11, 12-14, 15-29, 30-49, 50-99, 100-199, 200-299, 300-499, 500+
+    assert [b["count"] for b in wh] == [2, 1, 1, 2, 1, 0, 0, 0, 1, 2]
+    assert wh[0] == {"bin": "0-7", "lo": 0, "hi": 8, "count": 2}
+    assert wh[-1] == {"bin": "500+", "lo": 500, "hi": None, "count": 2}
+    sh = score_histogram([0.0, 0.05, 0.1, 0.99, 1.0])
+    assert [b["count"] for b in sh] == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert sh[-1]["bin"] == "0.9-1.0"
+
+
+def test_sheet_conservation_detects_loss() -> None:
+    good = SheetReport(
+        source="a.csv",
+        sheet="s",
+        status="read",
+        header_row=1,
+        data_rows=3,
+        blank_rows=0,
+        chunks=2,
+        discarded=1,
+    )
+    bad = SheetReport(
+        source="b.csv",
+        sheet="s",
+        status="read",
+        header_row=1,
+        data_rows=4,
+        blank_rows=0,
+        chunks=2,
+        discarded=1,
+    )
+    hidden = SheetReport(
+        source="c.xlsx",
+        sheet="h",
+        status="hidden_skipped",
+        header_row=None,
+        data_rows=9,
+        blank_rows=0,
+        chunks=0,
+        discarded=0,
+        note="hidden",
+    )
+    sheets = compute_metrics([], sheet_reports=[good, bad, hidden])["sheets"]
+    assert sheets["conserved"] is False
+    assert [b["source"] for b in sheets["not_conserved"]] == ["b.csv"]
+    assert sheets["by_status"] == {"hidden_skipped": 1, "read": 2}
+    assert sheets["data_rows"] == 7
+
+
+def test_location() -> None:
+    assert location(fx.md("x", lines=(3, 9))) == "notes/polity.md:3-9"
+    assert location(fx.row("x", 4)) == "sheets/passes.csv [passes] row 4"

@@ -1,0 +1,131 @@
+"""Self-retrieval score: bounds, determinism, agreement with bm25s, uniqueness wins."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import bm25s
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notechunk.chunk import Chunk
+from notechunk.merge import merge_and_normalize
+from notechunk.qa import retrievability as r
+from notechunk.qa.retrievability import retrieval_scores
+
+
+def md(text: str, i: int, path: tuple[str, ...] = ("Notes",)) -> Chunk:
+    return Chunk(
+        text=text,
+        source=f"n{i}.md",
+        source_type="markdown",
+        section_path=path,
+        lines=(i, i),
+        id=f"c{i}",
+    )
+
+
+def test_empty_and_tokenless() -> None:
+    assert retrieval_scores([]) == []
+    assert retrieval_scores([md("a . !", 0), md("- ?", 1)]) == [0.0, 0.0]
+
+
+def test_unique_beats_near_duplicates() -> None:
+    unique = "The Zoji La pass in Ladakh links Srinagar with Leh at an altitude of 3528 metres."
+    near = (
+        "The Rohtang pass in Himachal links Manali with Keylong over the Pir Panjal "
+        "range; snow closes it {} months a year."
+    )
+    chunks = [md(unique, 0)] + [md(near.format(k), k + 1) for k in range(1, 7)]
+    filler = [
+        "Monsoon winds bring rain to Kerala in June.",
+        "The Ganga rises at Gangotri glacier in Uttarakhand.",
+        "Deccan plateau is made of basalt from old lava flows.",
+    ]
+    chunks += [md(t, 20 + k) for k, t in enumerate(filler)]
+    scores = retrieval_scores(chunks)
+    assert scores[0] == 1.0
+    assert all(scores[0] > s for s in scores[1:7])
+    assert all(0.0 <= s < 0.6 for s in scores[1:7])
+
+
+def test_exact_duplicate_inherits_original_score() -> None:
+    text = "Article 21 protects life and personal liberty of every person in India."
+    chunks = merge_and_normalize(
+        [
+            md(text, 0),
+            md("Article 19 grants six freedoms to citizens, including speech and assembly.", 1),
+            md(text, 2, path=("Copy",)),
+        ]
+    )
+    assert chunks[2].duplicate_of == chunks[0].id
+    scores = retrieval_scores(chunks)
+    assert scores[2] == scores[0] == 1.0  # the copy is not in the index
+
+
+def test_rank_matches_bm25s_scores() -> None:
+    """The batched rank equals 1 + documents bm25s scores at least as high."""
+    rng = random.Random(3)
+    vocab = [f"t{k}" for k in range(60)]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
+    doc_tokens = [[int(t[1:]) for t in x.split()] for x in texts]
+    model = bm25s.BM25()
+    model.index(
+        (doc_tokens, {t: k for k, t in enumerate(vocab)}),
+        create_empty_token=False,
+        show_progress=False,
+    )
+    data = np.asarray(model.scores["data"], dtype=np.float64)
+    indices = np.asarray(model.scores["indices"], dtype=np.int64)
+    indptr = np.asarray(model.scores["indptr"], dtype=np.int64)
+    q_doc = [rng.randrange(80) for _ in range(200)]
+    q_terms = [sorted(set(rng.sample(doc_tokens[d], k=min(3, len(doc_tokens[d]))))) for d in q_doc]
+    ranks = r._ranks(q_doc, q_terms, data, indices, indptr, 80)
+    for d, terms, rank in zip(q_doc, q_terms, ranks, strict=True):
+        s = model.get_scores(terms).astype(np.float64)
+        # bm25s sums in float32; compare with a tolerance that never flips a strict winner
+        own = s[d]
+        higher = int(np.sum(s > own + 1e-4))
+        close = int(np.sum(np.abs(s - own) <= 1e-4)) - 1
+        assert higher + 1 <= rank <= higher + close + 1
+
+
+def test_batches_give_the_same_ranks(monkeypatch: object) -> None:
+    chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(120)]
+    whole = retrieval_scores(chunks)
+    import pytest
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(r, "_BATCH_POSTINGS", 50)
+    try:
+        assert retrieval_scores(chunks) == whole
+    finally:
+        mp.undo()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefg .\n", min_size=0, max_size=60), max_size=25))
+def test_scores_in_bounds_and_deterministic(texts: list[str]) -> None:
+    chunks = merge_and_normalize([md(t, k) for k, t in enumerate(texts)])
+    first = retrieval_scores(chunks)
+    assert len(first) == len(chunks)
+    assert all(0.0 <= s <= 1.0 for s in first)
+    assert retrieval_scores(chunks) == first
+
+
+def test_score_retrievability_sets_field() -> None:
+    chunks = r.score_retrievability([md("Lok Sabha has 543 elected seats.", 0)])
+    assert chunks[0].retrieval_score == 1.0
+    assert replace(chunks[0], retrieval_score=None) == md("Lok Sabha has 543 elected seats.", 0)
+
+
+def test_tokenize() -> None:
+    assert r.tokenize("The Zoji-La pass, at 3528 m, is in a valley.") == [
+        "zoji",
+        "la",
+        "pass",
+        "3528",
+        "valley",
+    ]

@@ -1,0 +1,79 @@
+"""semantic_type rules: one case per rule, precedence, and the docstring matches the data."""
+
+from __future__ import annotations
+
+import pytest
+
+from notechunk.chunk import Chunk
+from notechunk.qa import semantic
+from notechunk.qa.semantic import RULES, TYPES, assign_semantic_types, semantic_type
+
+CASES = [
+    ("code", "```python\nprint(1)\n```", "markdown"),
+    ("code", "Example:\n~~~\nls -la\n~~~", "markdown"),
+    ("fact_row", "Pass: Zoji La. State: Ladakh.", "spreadsheet"),
+    ("fact_row", "The Constitution was adopted in 1949.", "spreadsheet"),
+    (
+        "question",
+        "What is a writ of habeas corpus?\nIt orders a detained person produced.",
+        "markdown",
+    ),
+    ("question", "Q. Name the longest river.", "markdown"),
+    ("list", "- Right to Equality\n- Right to Freedom\n- Right to Religion", "markdown"),
+    ("list", "Writs:\n1. Habeas corpus\n2. Mandamus\n3. Certiorari", "markdown"),
+    ("definition", "A writ is a formal written order issued by a court.", "markdown"),
+    ("definition", "Federalism refers to a division of power between levels.", "markdown"),
+    ("definition", "Secularism means the state has no official religion.", "markdown"),
+    (
+        "comparison",
+        "Fundamental Rights are justiciable whereas Directive Principles are not.",
+        "markdown",
+    ),
+    ("comparison", "The Lok Sabha has more members than the Rajya Sabha.", "markdown"),
+    ("event", "On 26 January 1950 the Constitution came into force.", "markdown"),
+    ("event", "The Battle of Plassey was fought in 1757 by Clive.", "markdown"),
+    ("event", "Ashoka ruled in the 3rd century BC and spread Buddhism widely.", "markdown"),
+    ("narrative", "Rivers of the north carry snow melt and silt down to the plains.", "markdown"),
+    ("narrative", "", "markdown"),
+]
+
+
+@pytest.mark.parametrize(
+    ("expected", "text", "source_type"), CASES, ids=[f"{c[0]}-{k}" for k, c in enumerate(CASES)]
+)
+def test_rules(expected: str, text: str, source_type: str) -> None:
+    chunk = Chunk(text=text, source="x", source_type=source_type)  # type: ignore[arg-type]
+    assert semantic_type(chunk) == expected
+
+
+def test_long_subject_is_not_a_definition() -> None:
+    text = (
+        "After many long years of debate in the assembly and outside it the final text "
+        "is a compromise."
+    )
+    assert semantic_type(Chunk(text=text, source="x", source_type="markdown")) != "definition"
+
+
+def test_docstring_lists_every_rule_in_order() -> None:
+    doc = semantic.__doc__ or ""
+    positions = [doc.index(f"- `{name}`:") for name in TYPES]
+    assert positions == sorted(positions)
+    assert [r.name for r in RULES] + ["narrative"] == list(TYPES)
+
+
+def test_assign_keeps_order_and_length() -> None:
+    chunks = [Chunk(text=t, source="x", source_type="markdown") for t in ("a", "- a\n- b")]
+    typed = assign_semantic_types(chunks)
+    assert [c.semantic_type for c in typed] == ["narrative", "list"]
+
+
+def test_summary_counts_and_examples() -> None:
+    chunks = assign_semantic_types(
+        [
+            Chunk(text=f"- a{k}\n- b", source="x", source_type="markdown", id=str(k))
+            for k in range(5)
+        ]
+    )
+    summary = semantic.semantic_summary(chunks)
+    assert summary["counts"]["list"] == 5  # type: ignore[index]
+    assert len(summary["examples"]["list"]) == 3  # type: ignore[index]
