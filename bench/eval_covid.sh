@@ -3,7 +3,7 @@
 # Reads ../shared/corpora in place; writes only under bench/results/ (git-ignored).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-shared="$here/../../shared/corpora/qa"
+shared="${NOTECHUNK_SHARED:-$here/../../shared}/corpora/qa"
 out="$here/results/covid"
 py="${PYTHON:-python}"
 mkdir -p "$out"
