@@ -52,10 +52,25 @@ GROUPS = ("notechunk", "baselines", "peers")
 METRIC_KEYS = ("recall@1", "recall@3", "recall@5", "recall@10", "mrr", "recall@budget")
 
 
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE_QUESTIONS = SAMPLE_DIR.parent / "sample_questions.jsonl"
+
+
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `notechunk eval SRC --questions FILE --out DIR ...`."""
-    parser.add_argument("src", type=Path, help="corpus folder of Markdown files")
-    parser.add_argument("--questions", type=Path, required=True, help="questions JSONL")
+    parser.add_argument(
+        "src",
+        type=Path,
+        nargs="?",
+        default=SAMPLE_DIR,
+        help="corpus folder of Markdown files (default: the bundled sample notes)",
+    )
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        default=SAMPLE_QUESTIONS,
+        help="questions JSONL (default: the sample notes' questions)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
     parser.add_argument("--k", default="1,3,5,10", help="cut-offs for recall@k (1,3,5,10)")
