@@ -25,6 +25,7 @@ def test_defaults_match_spec() -> None:
     assert (md.window_sentences, md.overlap, md.bullet_merge_under_words) == (100, 0.3, 20)
     assert md.bullet_merge_cap_words == 150
     assert md.step == 70
+    assert md.window_max_words == 120  # set from the COVID-QA eval (README, "Measured")
     q = cfg.quality
     assert (q.markdown.fragment_words, q.markdown.short_words, q.markdown.max_words) == (
         15,

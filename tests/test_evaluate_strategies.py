@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from notechunk.chunk import Chunk
 from notechunk.config import Config
 from notechunk.evaluate.corpora import Document
-from notechunk.evaluate.run import InterimSegmenter, build_strategies
+from notechunk.evaluate.run import build_strategies
 from notechunk.evaluate.strategies import (
     char_slices,
     contextualize,
@@ -19,6 +19,7 @@ from notechunk.evaluate.strategies import (
     with_markdown,
     word_slices,
 )
+from notechunk.segment import get_segmenter
 
 
 def test_contextualize_prefixes_the_heading_path() -> None:
@@ -66,7 +67,7 @@ def test_notechunk_strategy_indexes_heading_context() -> None:
         "who fail a public duty that the law imposes on them, and it is issued by courts.\n",
     )
     cfg = with_markdown(Config(), window_max_words=200)
-    s = notechunk_strategy("nc", cfg, InterimSegmenter())
+    s = notechunk_strategy("nc", cfg, get_segmenter("default"))
     units = s.split(doc)
     assert len(units) == 1
     assert units[0].index_text.startswith("Writs > Mandamus\nMandamus means we command.")
@@ -76,7 +77,7 @@ def test_notechunk_strategy_indexes_heading_context() -> None:
 
 def test_strategy_specs_parse() -> None:
     strategies, notes, peers = build_strategies(
-        "nc:10/0.2/150,chars:500/100,words:100/0", Config(), InterimSegmenter()
+        "nc:10/0.2/150,chars:500/100,words:100/0", Config(), get_segmenter("default")
     )
     assert [s.name for s in strategies] == [
         "notechunk 10/0.2/150w",
@@ -84,16 +85,6 @@ def test_strategy_specs_parse() -> None:
         "fixed-words 100/0",
     ]
     assert notes == [] and peers is False
-
-
-def test_interim_segmenter_keeps_abbreviations() -> None:
-    text = "Dr. B.R. Ambedkar chaired it. Art. 32 is a right. It was 1950."
-    spans = InterimSegmenter().spans(text)
-    assert [text[a:b] for a, b in spans] == [
-        "Dr. B.R. Ambedkar chaired it.",
-        "Art. 32 is a right.",
-        "It was 1950.",
-    ]
 
 
 def test_peers_when_installed() -> None:
@@ -113,7 +104,7 @@ def test_peers_when_installed() -> None:
 def test_sweep_measures_each_setting_once() -> None:
     from notechunk.evaluate.strategies import notechunk_sweep
 
-    sweep = notechunk_sweep(Config(), InterimSegmenter())
+    sweep = notechunk_sweep(Config(), get_segmenter("default"))
     keys = [repr(sorted(s.params.items())) for s in sweep]
     assert len(keys) == len(set(keys))
     assert sweep[0].name == "notechunk (config)"

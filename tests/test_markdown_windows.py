@@ -31,7 +31,7 @@ def cfg_md(**kw: object) -> MarkdownConfig:
 def test_window_ranges_spec(
     n: int, window: int, overlap: float, expected: list[tuple[int, int]]
 ) -> None:
-    cfg = cfg_md(window_sentences=window, overlap=overlap)
+    cfg = cfg_md(window_sentences=window, overlap=overlap, window_max_words=0)
     assert window_ranges([5] * n, cfg) == expected
 
 

@@ -43,7 +43,7 @@ CONFIG_FILENAME = "notechunk.toml"
 class MarkdownConfig:
     window_sentences: int = 100
     overlap: float = 0.3
-    window_max_words: int = 0
+    window_max_words: int = 120
     bullet_merge_under_words: int = 20
     bullet_merge_cap_words: int = 150
 

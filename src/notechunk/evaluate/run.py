@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,7 +43,7 @@ from notechunk.evaluate.strategies import (
     peer_strategies,
     with_markdown,
 )
-from notechunk.segment.base import Segmenter, Span, spans_from_cuts
+from notechunk.segment.base import Segmenter
 
 DEFAULT_KS = (1, 3, 5, 10)
 DEFAULT_BUDGET = 1000
@@ -53,10 +52,25 @@ GROUPS = ("notechunk", "baselines", "peers")
 METRIC_KEYS = ("recall@1", "recall@3", "recall@5", "recall@10", "mrr", "recall@budget")
 
 
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE_QUESTIONS = SAMPLE_DIR.parent / "sample_questions.jsonl"
+
+
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `notechunk eval SRC --questions FILE --out DIR ...`."""
-    parser.add_argument("src", type=Path, help="corpus folder of Markdown files")
-    parser.add_argument("--questions", type=Path, required=True, help="questions JSONL")
+    parser.add_argument(
+        "src",
+        type=Path,
+        nargs="?",
+        default=SAMPLE_DIR,
+        help="corpus folder of Markdown files (default: the bundled sample notes)",
+    )
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        default=SAMPLE_QUESTIONS,
+        help="questions JSONL (default: the sample notes' questions)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
     parser.add_argument("--k", default="1,3,5,10", help="cut-offs for recall@k (1,3,5,10)")
@@ -128,40 +142,10 @@ def parse_ks(value: str) -> tuple[int, ...]:
     return ks
 
 
-def resolve_segmenter(name: str) -> tuple[Segmenter, str | None]:
-    """The configured backend, or the eval's interim splitter (with a note) while
-    `notechunk.segment.get_segmenter` is not available."""
-    try:
-        from notechunk.segment import get_segmenter  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return InterimSegmenter(), "notechunk.segment.get_segmenter missing: interim splitter"
-    seg: Segmenter = get_segmenter(name)
-    return seg, None
+def resolve_segmenter(name: str) -> Segmenter:
+    from notechunk.segment import get_segmenter
 
-
-_ABBREV = frozenset(
-    "dr mr mrs ms prof st no nos art arts vs etc e.g i.e fig figs al approx ca cf "
-    "jan feb mar apr jun jul aug sep sept oct nov dec sec ref refs vol eq".split()
-)
-_END = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
-
-
-class InterimSegmenter:
-    """A small rule splitter: ends at . ! ? before a capital or digit, except after an
-    abbreviation or an initial. Only used until the real backends land."""
-
-    name = "interim"
-
-    def spans(self, text: str) -> list[Span]:
-        cuts: list[int] = []
-        for m in _END.finditer(text):
-            if text[m.start()] == ".":
-                word = text[: m.start()].rsplit(None, 1)[-1] if text[: m.start()].strip() else ""
-                bare = word.lstrip("(\"'[").lower()
-                if bare in _ABBREV or (len(bare) == 1 and bare.isalpha()) or "." in bare:
-                    continue
-            cuts.append(m.end())
-        return spans_from_cuts(text, cuts)
+    return get_segmenter(name)
 
 
 def _nums(spec: str, body: str, n: int) -> list[float]:
@@ -283,13 +267,11 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("--budget must be >= 1")
     cfg, _ = resolve_config(src, args.config)
     cfg = cfg.with_segmenter(args.segmenter)
-    segmenter, seg_note = resolve_segmenter(cfg.segmenter)
+    segmenter = resolve_segmenter(cfg.segmenter)
     docs = load_corpus(src)
     questions = load_questions(Path(args.questions))
     retriever = get_retriever(args.retriever)
     strategies, notes, want_peers = build_strategies(args.strategies, cfg, segmenter)
-    if seg_note:
-        notes.insert(0, seg_note)
 
     console = Console(stderr=True)
     columns = (TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn())
