@@ -3,6 +3,7 @@ and the location of ../shared/corpora, which tests skip without."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from notechunk.segment.base import Span, spans_from_cuts
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/qa_fixtures.py and helpers
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(os.environ.get("NOTECHUNK_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 CORPORA = SHARED / "corpora"
 
 

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SHARED
 from notechunk.evaluate.corpora import Question
 from notechunk.evaluate.retrieve import BM25Retriever
 from notechunk.evaluate.run import evaluate_units, main
 from notechunk.evaluate.strategies import fixed_words
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 DOCS = {
     "a.md": "The Ganga rises at Gangotri in the Himalaya and flows east.\n",

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+# tests/ -> repo -> the repo's parent, which holds shared/ (not part of a fresh clone).
+from conftest import SHARED
 from notechunk.segment import get_segmenter, split
 from notechunk.segment.rules import RuleSegmenter
 
-# tests/ -> repo -> the repo's parent, which holds shared/ (not part of a fresh clone).
-SHARED = Path(os.environ.get("NOTECHUNK_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 GOLDEN = SHARED / "corpora" / "sbd" / "pysbd_en_golden_rules.json"
 
 # Rule id -> why the default backend fails it. strict xfail: a fix shows up as XPASS.
