@@ -10,7 +10,11 @@ import pytest
 
 from notechunk.segment.base import Span, spans_from_cuts
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# ../shared beside the clone (CI), or beside a folder of git worktrees (development)
+SHARED = next(
+    (p / "shared" for p in Path(__file__).resolve().parents[1:] if (p / "shared").is_dir()),
+    Path(__file__).resolve().parents[2] / "shared",
+)
 CORPORA = SHARED / "corpora"
 
 
