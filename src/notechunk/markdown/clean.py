@@ -67,14 +67,19 @@ def clean_inline(text: str) -> str:
     if "<" in text:
         text = _HTML_TAG.sub("", text)
     if "*" in text or "_" in text:
-        text = _STRONG.sub(r"\2", text)
-        text = _EM_STAR.sub(r"\1", text)
-        text = _EM_UNDER.sub(r"\1", text)
-        text = _STRONG.sub(r"\2", text)  # nested like ***x***
+        if "**" in text or "__" in text:
+            text = _STRONG.sub(r"\2", text)
+        if "*" in text:
+            text = _EM_STAR.sub(r"\1", text)
+        if "_" in text:
+            text = _EM_UNDER.sub(r"\1", text)
+        if "**" in text or "__" in text:
+            text = _STRONG.sub(r"\2", text)  # nested like ***x***
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "~" in text or "^" in text:
-        text = _STRIKE.sub(r"\1", text)
+        if "~~" in text:
+            text = _STRIKE.sub(r"\1", text)
         text = _SUBSUP.sub(r"\1", text)
     if escaped:
         text = _PROTECTED.sub(lambda m: chr(ord(m.group(0)) - _PROTECT), text)

@@ -100,43 +100,41 @@ def _flatten(
 ) -> None:
     for node in nodes:
         name = node.name
-        lines = _lines(node.srcmap, newlines)
-        if name in ("heading", "lheading"):
-            tag = f"h{node.meta['level']}"
-            out.append(BlockToken(type="heading_open", map=lines, level=level, tag=tag))
-            out.append(BlockToken(type="inline", map=lines, content=_text(node)))
-            out.append(BlockToken(type="heading_close", level=level, tag=tag))
-        elif name == "paragraph" or name == "text":  # a tight list item holds its text bare
+        if name == "paragraph" or name == "text":  # a tight list item holds its text bare
             content = _text(node)
-            if lines is not None:  # one content line per source line; Rust's end offset
-                lines[1] = lines[0] + content.count("\n") + 1  # can overshoot after tabs
+            start = node.srcmap[0]  # one content line per source line: Rust's end offset
+            first = bisect_left(newlines, start)  # can overshoot after tabs
+            lines = [first, first + content.count("\n") + 1]
             out.append(BlockToken(type="paragraph_open", map=lines, level=level))
             out.append(BlockToken(type="inline", map=lines, content=content))
             out.append(BlockToken(type="paragraph_close", level=level))
+        elif name == "list_item":
+            info, markup = "", "-"
+            m = _ORDERED.match(data, node.srcmap[0])
+            if m is not None:
+                info, markup = m.group(1).decode(), m.group(2).decode()
+            out.append(BlockToken(type="list_item_open", level=level, info=info, markup=markup))
+            _flatten(node.children, level + 1, data, newlines, out)
+            out.append(BlockToken(type="list_item_close", level=level))
+        elif name == "blockquote" or name == "bullet_list" or name == "ordered_list":
+            _flatten(node.children, level + 1, data, newlines, out)
         elif name in _LEAVES:
             meta = node.meta
             out.append(
                 BlockToken(
                     type=name,
-                    map=lines,
+                    map=_lines(node.srcmap, newlines),
                     level=level,
                     info=meta.get("info", "") if name == "fence" else "",
                     content=meta.get("content", ""),
                 )
             )
-        elif name == "blockquote" or name in ("bullet_list", "ordered_list"):
-            _flatten(node.children, level + 1, data, newlines, out)
-        elif name == "list_item":
-            info, markup = "", "-"
-            if node.srcmap is not None:
-                m = _ORDERED.match(data, node.srcmap[0])
-                if m is not None:
-                    info, markup = m.group(1).decode(), m.group(2).decode()
-            out.append(
-                BlockToken(type="list_item_open", map=lines, level=level, info=info, markup=markup)
-            )
-            _flatten(node.children, level + 1, data, newlines, out)
-            out.append(BlockToken(type="list_item_close", level=level))
+        elif name == "heading" or name == "lheading":
+            lines = _lines(node.srcmap, newlines)
+            tag = f"h{node.meta['level']}"
+            out.append(BlockToken(type="heading_open", map=lines, level=level, tag=tag))
+            out.append(BlockToken(type="inline", map=lines, content=_text(node)))
+            out.append(BlockToken(type="heading_close", level=level, tag=tag))
         elif name == "table":
             _table(node, level, newlines, out)
         elif name == "definition":  # a link reference: markdown-it-py emits no token

@@ -61,23 +61,25 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
             continue
         text = unit.text
         prefix = ""
-        for marker in ("- ",):
-            if text.startswith(marker):
-                prefix, text = marker, text[len(marker) :]
+        if text.startswith("- "):
+            prefix, text = "- ", text[2:]
+        multiline = "\n" in text
+        line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
         for n, (s, e) in enumerate(segmenter.spans(text)):
-            sentence = " ".join(text[s:e].split())
+            parts = text[s:e].split()
+            sentence = " ".join(parts)
+            words = len(parts)
             if n == 0 and prefix:
                 sentence = prefix + sentence
-            first = unit.first_line + text.count("\n", 0, s)
-            last = first + text.count("\n", s, e)
+                words += 1
+            first = last = unit.first_line
+            if multiline:
+                line += text.count("\n", pos, s)
+                pos = s
+                first = min(line, unit.last_line)
+                last = min(line + text.count("\n", s, e), unit.last_line)
             out.append(
-                Sentence(
-                    text=sentence,
-                    first_line=min(first, unit.last_line),
-                    last_line=min(last, unit.last_line),
-                    unit=k,
-                    words=count_words(sentence),
-                )
+                Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words)
             )
     return out
 
