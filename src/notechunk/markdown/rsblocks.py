@@ -130,10 +130,10 @@ def _flatten(
                 )
             )
         elif name == "heading" or name == "lheading":
-            lines = _lines(node.srcmap, newlines)
+            span = _lines(node.srcmap, newlines)
             tag = f"h{node.meta['level']}"
-            out.append(BlockToken(type="heading_open", map=lines, level=level, tag=tag))
-            out.append(BlockToken(type="inline", map=lines, content=_text(node)))
+            out.append(BlockToken(type="heading_open", map=span, level=level, tag=tag))
+            out.append(BlockToken(type="inline", map=span, content=_text(node)))
             out.append(BlockToken(type="heading_close", level=level, tag=tag))
         elif name == "table":
             _table(node, level, newlines, out)
