@@ -7,6 +7,7 @@ prints its figures; most write bench/results/<name>.json.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -28,7 +29,8 @@ def main() -> int:
     for script in scripts(sys.argv[1:]):
         print(f"\n=== {script.name} ===", flush=True)
         start = time.perf_counter()
-        code = subprocess.call([sys.executable, str(script)], cwd=HERE.parent)
+        env = {**os.environ, "PYTHONPATH": str(HERE.parent / "src")}
+        code = subprocess.call([sys.executable, str(script)], cwd=HERE.parent, env=env)
         print(f"=== {script.name}: exit {code}, {time.perf_counter() - start:.0f} s", flush=True)
         if code:
             failed.append(script.name)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import accumulate, count
+from operator import add
 from typing import Any
 
 RUST_PLUGINS = [
@@ -77,13 +79,12 @@ def to_tokens(parser: Any, text: str) -> list[BlockToken] | None:
     except UnicodeEncodeError:  # lone surrogates: markdown-it-py takes them, Rust cannot
         return None
     root = parser.tree(text)
-    newlines = [m.start() for m in re.finditer(b"\n", data)]
-    out: list[BlockToken] = []
+    # byte offset of each newline: the i-th follows i+1 lines and i newlines (all in C)
+    newlines = list(map(add, accumulate(map(len, data.split(b"\n")[:-1])), count()))
     try:
-        _flatten(root.children, 0, data, newlines, out)
+        return _flatten(root, data, newlines)
     except _Unsupported:
         return None
-    return out
 
 
 def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | None:
@@ -95,78 +96,108 @@ def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | N
     return [first, last]
 
 
-def _flatten(
-    nodes: Any, level: int, data: bytes, newlines: list[int], out: list[BlockToken]
-) -> None:
-    for node in nodes:
+_CONTAINERS = {"blockquote", "bullet_list", "ordered_list"}
+_CLOSE = {
+    "list_item": "list_item_close",
+    "table": "table_close",
+    "thead": "thead_close",
+    "tbody": "tbody_close",
+    "trow": "tr_close",
+}
+
+
+def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
+    """One pass over the tree in document order (`walk`, cheap in Rust), no recursion.
+
+    A container's end offset tells when it closes: the open ones sit on a stack of
+    (end, closing token type), popped when a node starts at or past their end. A block's
+    text arrives as its next node (a `text` child) and fills the inline token left for it.
+    """
+    out: list[BlockToken] = []
+    stack: list[tuple[int, str]] = []
+    pending: BlockToken | None = None  # inline token waiting for its block's text
+    parent = ""  # the last block node seen: what a text node belongs to
+    for node in root.walk(include_self=False):
         name = node.name
-        if name == "paragraph" or name == "text":  # a tight list item holds its text bare
-            content = _text(node)
-            start = node.srcmap[0]  # one content line per source line: Rust's end offset
-            first = bisect_left(newlines, start)  # can overshoot after tabs
-            lines = [first, first + content.count("\n") + 1]
+        srcmap = node.srcmap
+        if srcmap is None:
+            raise _Unsupported(name)
+        start, end = srcmap
+        while stack and start >= stack[-1][0]:
+            out.append(BlockToken(type=stack.pop()[1]))
+        if name == "text":
+            content: str = node.meta.get("content", "")
+            if pending is not None:  # a heading's, a paragraph's or a table cell's text
+                pending.content = content
+                if parent == "paragraph" and pending.map is not None:
+                    # one content line per source line (Rust's end offset can overshoot
+                    # past tabs); the list is shared with the paragraph_open token
+                    pending.map[1] = pending.map[0] + content.count("\n") + 1
+                pending = None
+            elif parent == "list_item":  # a tight list item holds its text bare
+                first = bisect_left(newlines, start)
+                lines = [first, first + content.count("\n") + 1]
+                level = len(stack)
+                out.append(BlockToken(type="paragraph_open", map=lines, level=level))
+                out.append(BlockToken(type="inline", map=lines, content=content))
+                out.append(BlockToken(type="paragraph_close", level=level))
+            else:
+                raise _Unsupported(f"text in {parent}")
+            parent = "text"
+            continue
+        if pending is not None:  # the block before had no text node
+            pending = None
+        parent = name
+        level = len(stack)
+        if name == "paragraph":
+            lines = [bisect_left(newlines, start), 0]
+            pending = BlockToken(type="inline", map=lines)
             out.append(BlockToken(type="paragraph_open", map=lines, level=level))
-            out.append(BlockToken(type="inline", map=lines, content=content))
+            out.append(pending)
             out.append(BlockToken(type="paragraph_close", level=level))
         elif name == "list_item":
             info, markup = "", "-"
-            m = _ORDERED.match(data, node.srcmap[0])
+            m = _ORDERED.match(data, start)
             if m is not None:
                 info, markup = m.group(1).decode(), m.group(2).decode()
             out.append(BlockToken(type="list_item_open", level=level, info=info, markup=markup))
-            _flatten(node.children, level + 1, data, newlines, out)
-            out.append(BlockToken(type="list_item_close", level=level))
-        elif name == "blockquote" or name == "bullet_list" or name == "ordered_list":
-            _flatten(node.children, level + 1, data, newlines, out)
+            stack.append((end, "list_item_close"))
+        elif name in _CONTAINERS:
+            stack.append((end, ""))
         elif name in _LEAVES:
             meta = node.meta
             out.append(
                 BlockToken(
                     type=name,
-                    map=_lines(node.srcmap, newlines),
+                    map=_lines(srcmap, newlines),
                     level=level,
                     info=meta.get("info", "") if name == "fence" else "",
                     content=meta.get("content", ""),
                 )
             )
         elif name == "heading" or name == "lheading":
-            span = _lines(node.srcmap, newlines)
+            span = _lines(srcmap, newlines)
             tag = f"h{node.meta['level']}"
+            pending = BlockToken(type="inline", map=span)
             out.append(BlockToken(type="heading_open", map=span, level=level, tag=tag))
-            out.append(BlockToken(type="inline", map=span, content=_text(node)))
+            out.append(pending)
             out.append(BlockToken(type="heading_close", level=level, tag=tag))
         elif name == "table":
-            _table(node, level, newlines, out)
+            out.append(BlockToken(type="table_open", map=_lines(srcmap, newlines), level=level))
+            stack.append((end, "table_close"))
+        elif name == "thead" or name == "tbody":
+            out.append(BlockToken(type=f"{name}_open", level=level))
+            stack.append((end, f"{name}_close"))
+        elif name == "trow":
+            out.append(BlockToken(type="tr_open", map=_lines(srcmap, newlines)))
+            stack.append((end, "tr_close"))
+        elif name == "tcell":
+            pending = BlockToken(type="inline")
+            out.append(pending)
         elif name == "definition":  # a link reference: markdown-it-py emits no token
             continue
         else:
             raise _Unsupported(name)
-
-
-def _text(node: Any) -> str:
-    """A block's inline source: its single text child (no inline rules run)."""
-    if node.name == "text":
-        content: str = node.meta.get("content", "")
-        return content
-    children = node.children
-    if not children:
-        return ""
-    if len(children) != 1 or children[0].name != "text":
-        raise _Unsupported(node.name)
-    content = children[0].meta.get("content", "")
-    return content
-
-
-def _table(node: Any, level: int, newlines: list[int], out: list[BlockToken]) -> None:
-    out.append(BlockToken(type="table_open", map=_lines(node.srcmap, newlines), level=level))
-    for part in node.children:
-        if part.name not in ("thead", "tbody"):
-            raise _Unsupported(part.name)
-        out.append(BlockToken(type=f"{part.name}_open", level=level + 1))
-        for row in part.children:
-            out.append(BlockToken(type="tr_open", map=_lines(row.srcmap, newlines)))
-            for cell in row.children:
-                out.append(BlockToken(type="inline", content=_text(cell)))
-            out.append(BlockToken(type="tr_close"))
-        out.append(BlockToken(type=f"{part.name}_close", level=level + 1))
-    out.append(BlockToken(type="table_close", level=level))
+    while stack:
+        out.append(BlockToken(type=stack.pop()[1]))
+    return [t for t in out if t.type]
