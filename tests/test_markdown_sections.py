@@ -56,7 +56,7 @@ def test_sections_paths_levels_lines() -> None:
         (("Fundamental Rights", "Setext Title", "Underlined"), (31, 33)),
     ]
     equality = parsed.sections[2]
-    assert [u.text for u in equality.units] == ["- Art. 14", "- Art. 15", "- nested"]
+    assert [u.text for u in equality.units] == ["- Art. 14", "- Art. 15", "  - nested"]
     code = parsed.sections[3].units
     assert [u.kind for u in code] == ["code", "code"]
     assert "# not a heading" in code[0].text

@@ -62,6 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
     sug.add_argument("--config", type=Path, default=None)
     sug.set_defaults(func=cmd_templates_suggest)
 
+    from notechunk.evaluate.run import (
+        add_convert_arguments,
+        add_eval_arguments,
+        run_convert,
+        run_eval,
+    )
+
+    ev = sub.add_parser("eval", help="compare chunking strategies by retrieval recall")
+    add_eval_arguments(ev)
+    ev.set_defaults(func=run_eval)
+    evc = sub.add_parser("eval-convert", help="SQuAD-format JSON to a corpus + questions.jsonl")
+    add_convert_arguments(evc)
+    evc.set_defaults(func=run_convert)
+
     cfg = sub.add_parser("config", help="configuration helpers")
     csub = cfg.add_subparsers(dest="config_command", required=True, parser_class=_Parser)
     show = csub.add_parser("show", help="print the effective configuration as TOML")

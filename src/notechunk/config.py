@@ -129,8 +129,18 @@ class SheetsConfig:
     max_zip_ratio: float = 200.0
     worker_memory_mb: int = 4096
     worker_timeout_s: float = 600.0
+    max_zip_members: int = 10_000
+    min_fields: int = 2
+    mostly_numeric_share: float = 0.8
+    header_search_rows: int = 30
 
     def __post_init__(self) -> None:
+        _check(self.max_zip_members >= 1, "sheets.max_zip_members must be >= 1")
+        _check(self.min_fields >= 1, "sheets.min_fields must be >= 1")
+        _check(
+            0.0 < self.mostly_numeric_share <= 1.0, "sheets.mostly_numeric_share must be in (0, 1]"
+        )
+        _check(self.header_search_rows >= 1, "sheets.header_search_rows must be >= 1")
         _check(self.max_rows >= 1, "sheets.max_rows must be >= 1")
         _check(self.max_unzipped_bytes >= 1, "sheets.max_unzipped_bytes must be >= 1")
         _check(self.max_zip_ratio > 1, "sheets.max_zip_ratio must be > 1")
@@ -170,7 +180,8 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
-        return _drop_none(asdict(self))
+        result: dict[str, Any] = _drop_none(asdict(self))
+        return result
 
 
 def _check(ok: bool, message: str) -> None:

@@ -53,8 +53,8 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
     for sec, start, end in window.parts:
         for s in sentences[sec][start:end]:
             key = (sec, s.unit)
-            if pieces:
-                pieces.append(" " if key == prev else "\n")
+            if pieces:  # a bullet starts a line even inside one paragraph ("• a • b")
+                pieces.append(" " if key == prev and not s.bullet else "\n")
             pieces.append(s.text)
             prev = key
     return "".join(pieces)

@@ -261,7 +261,8 @@ def _walk(tokens: Sequence[_Token], b: _Builder) -> list[tuple[int, int]]:
             i += 3
             continue
         if t == "list_item_open":
-            marker = f"{tok.info}{tok.markup} " if tok.info else "- "
+            indent = "  " * len(prefixes)  # nesting shows as indentation
+            marker = indent + (f"{tok.info}{tok.markup} " if tok.info else "- ")
             prefixes.append(marker)
             pending_prefix = marker
         elif t == "list_item_close":

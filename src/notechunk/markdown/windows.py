@@ -10,6 +10,7 @@ before it starts at that one's end instead (no window is contained in another).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from notechunk.markdown.sections import Section
 from notechunk.segment.base import Segmenter
 
 BULLETS = ("- ", "* ", "•")
+_BULLET_PREFIX = re.compile(r"^ *- ")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,7 +33,7 @@ class Sentence:
 
     @property
     def bullet(self) -> bool:
-        return self.text.startswith(BULLETS)
+        return self.text.lstrip(" ").startswith(BULLETS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,8 +63,9 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
             continue
         text = unit.text
         prefix = ""
-        if text.startswith("- "):
-            prefix, text = "- ", text[2:]
+        m = _BULLET_PREFIX.match(text)
+        if m:  # the marker belongs to the first sentence, not to the segmenter's input
+            prefix, text = m.group(0), text[m.end() :]
         multiline = "\n" in text
         line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
         for n, (s, e) in enumerate(segmenter.spans(text)):
@@ -71,7 +74,7 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
             words = len(parts)
             if n == 0 and prefix:
                 sentence = prefix + sentence
-                words += 1
+                words += 1  # the prefix is one word, "-"
             first = last = unit.first_line
             if multiline:
                 line += text.count("\n", pos, s)

@@ -1,0 +1,63 @@
+"""Read speed of the sheet runner on a generated 100k-row workbook: median rows/s of N runs.
+
+python bench/bench_sheets.py [ROWS] [RUNS]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import openpyxl
+
+from notechunk.config import Config
+from notechunk.sheets import process_sheet_file
+
+
+def make(path: Path, rows: int) -> None:
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Places")
+    ws.append(["Place", "State", "Altitude (m)", "Note"])
+    for i in range(rows):
+        ws.append(
+            [f"Place {i}", "Ladakh", 3000 + i % 900, f"pass number {i} on an old trade route"]
+        )
+    wb.save(path)
+
+
+def main() -> int:
+    rows = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    cfg = Config()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.xlsx"
+        make(path, rows)
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            res = process_sheet_file(path, "bench.xlsx", cfg)
+            times.append(time.perf_counter() - t0)
+            assert len(res.chunks) == rows, res.errors
+        csv_path = Path(tmp) / "bench.csv"
+        with csv_path.open("w", encoding="utf-8") as fh:
+            fh.write("Place,State,Altitude (m),Note\n")
+            for i in range(rows):
+                fh.write(
+                    f"Place {i},Ladakh,{3000 + i % 900},pass number {i} on an old trade route\n"
+                )
+        ctimes = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            process_sheet_file(csv_path, "bench.csv", cfg)
+            ctimes.append(time.perf_counter() - t0)
+    med, cmed = statistics.median(times), statistics.median(ctimes)
+    print(f"xlsx: {rows} rows, median {med:.2f}s over {runs} runs = {rows / med:,.0f} rows/s")
+    print(f"csv:  {rows} rows, median {cmed:.2f}s over {runs} runs = {rows / cmed:,.0f} rows/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

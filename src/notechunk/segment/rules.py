@@ -1,0 +1,220 @@
+"""The default segmenter: fast rules written for study notes.
+
+One compiled regex finds candidate boundaries (a run of `.!?…` with its closing quotes or
+brackets and then whitespace; a blank line; a newline before a list item; a mid-line `•`;
+a `)` after a list number) and a few cheap checks per candidate decide. The rules:
+
+- a following lowercase word never starts a sentence ("the U.S.A. and", "e.g. rivers");
+- titles never end one ("Dr.", "Mr.", "St.", "Mt."), nor "e.g.", "i.e.", "vs.", "cf.";
+- "No. 5", "Art. 226", "p. 55": a number abbreviation before a digit;
+- dotted acronyms and initials ("B.R.", "U.S.", "a.m.") and soft abbreviations ("Co.",
+  "Inc.", "et al.") end a sentence only before a word that usually opens one ("It", "How");
+- "1. The Act ..." at a line start, and chains "1) ... 2) ...", "a. ... b. ...", are list
+  items: no break after the marker, a break before a mid-line one;
+- a blank line, a newline before a bullet (`-`, `*`, `+`, `•`) or number, and a mid-line
+  `•` are always boundaries; "[...]" and ". . ." (an ellipsis) are not.
+
+Invariants are those of `notechunk.segment.base`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from notechunk.segment.base import Span
+
+_BULLETS = "•⁃‣◦▪"
+_CLOSERS = ")]}\"'”’»›*_"
+_OPENERS = "([{\"'“‘«‹*_"
+
+# Every alternative starts with one character of a single class, then looks behind at it:
+# the regex engine can then jump between candidate characters (2x faster than a plain
+# alternation of the five patterns, 6x faster than one without the shared first class).
+_CANDIDATE = re.compile(
+    r"[.!?…‽)\n•⁃‣◦▪](?:"
+    r"(?<=[.!?…‽])(?P<t>(?P<run>[.!?…‽]*(?:[ ][.!?…]+)*)(?P<close>[)\]}\"'”’»›*_]*))(?=\s|\Z)"
+    r"|(?<=\n)(?P<para>[^\S\n]*\n)"
+    r"|(?<=\n)(?P<item>)(?=[^\S\n]*(?:[-*+•⁃‣◦▪][ \t]|\d{1,3}[.)][ \t]|[a-z]\)[ \t]|#{1,6}[ \t]))"
+    r"|(?<=[•⁃‣◦▪])(?P<bullet>)"
+    r"|(?<=\))(?P<paren>)(?=[ \t]))"
+)
+# The word after a candidate: skip whitespace and opening quotes/brackets.
+_NEXT = re.compile(r"\s*[(\[{\"'“‘«‹*_¿¡]*(\w*)")
+
+# Words that end with "." but never end a sentence, whatever follows.
+_NEVER = frozenset(
+    "dr mr mrs ms mx prof st mt ft gen sen rep gov capt col lt sgt rev hon fr messrs mme "
+    "e.g eg i.e ie vs v cf viz approx ca resp incl".split()
+)
+# Abbreviations that stay inside the sentence before a number ("No. 5", "Art. 226").
+_BEFORE_NUMBER = frozenset(
+    "no nos n° nº nr art arts p pp vol vols fig figs sec secs ch chap para paras eq eqs "
+    "ref refs tab pt pts ex cl ss r reg sch op ed no. s".split()
+)
+# Abbreviations that end a sentence only before a usual sentence opener ("Co. It").
+_SOFT = frozenset(
+    "co inc ltd corp bros dept univ govt est al jr sr esp assn ave blvd rd dist min max "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split()
+)
+# Capitalized words that usually open a sentence; after an acronym or soft abbreviation
+# they signal a break ("the U.S. How about you?" vs "the U.S. Government").
+_OPENER_WORDS = frozenset(
+    "the a an this that these those it its he she they we i you his her their our my your "
+    "there here what when where why how who which whose if in on at but and or so then "
+    "however also as after before for to by with from is are was were do does did can "
+    "could will would should may might must not no yes all some many most each every one "
+    "since while although though thus hence therefore now let please once during under "
+    "today later finally first second next meanwhile".split()
+)
+_ACRONYM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
+_MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
+
+
+def _word_before(text: str, end: int) -> tuple[str, int]:
+    """The whitespace-delimited word ending at `end`, and its start offset."""
+    lo = max(end - 64, 0)
+    start = max(text.rfind(" ", lo, end), text.rfind("\n", lo, end), text.rfind("\t", lo, end)) + 1
+    if start == 0 and lo > 0:  # a very long token; only its tail matters
+        start = lo
+    return text[start:end], start
+
+
+def _at_line_start(text: str, pos: int) -> bool:
+    """Only indentation or bullet characters lie between the line start and `pos`."""
+    i = pos
+    while i > 0:
+        ch = text[i - 1]
+        if ch == "\n":
+            return True
+        if not (ch in " \t" or ch in _BULLETS or ch in "-*+"):
+            return False
+        i -= 1
+    return True
+
+
+def _spans(text: str, cuts: list[int]) -> list[Span]:
+    """`spans_from_cuts`, trimming with C-speed `strip` (the helper's loop costs 15%)."""
+    out: list[Span] = []
+    start = 0
+    cuts.append(len(text))
+    for cut in cuts:
+        if cut <= start:
+            continue
+        piece = text[start:cut]
+        core = piece.strip()
+        if core:
+            lead = start + len(piece) - len(piece.lstrip())
+            out.append((lead, lead + len(core)))
+        start = cut
+    return out
+
+
+def _succ(value: str) -> str:
+    return str(int(value) + 1) if value.isdigit() else chr(ord(value) + 1)
+
+
+class RuleSegmenter:
+    """The default backend: regex candidates, then abbreviation and list-item rules."""
+
+    name = "default"
+
+    def spans(self, text: str) -> list[Span]:
+        """Sentence spans of `text` (see the module docstring for the rules)."""
+        cuts: list[int] = []
+        last_marker: dict[str, str] = {}
+        for m in _CANDIDATE.finditer(text):
+            kind = m.lastgroup  # the outermost group of the alternative that matched
+            if kind == "t":
+                self._term(text, m, cuts, last_marker)
+            elif kind == "para" or kind == "item":
+                cuts.append(m.start())
+            elif kind == "bullet":
+                if m.start() > 0 and text[m.start() - 1].isspace():
+                    cuts.append(m.start())
+            else:  # ")" after a possible list number: "1) The first item 2) ..."
+                word, wstart = _word_before(text, m.start())
+                if len(word) <= 4:
+                    self._marker(text, word, wstart, ")", m.end(), cuts, last_marker)
+        cuts.sort()
+        return _spans(text, cuts)
+
+    def _marker(
+        self,
+        text: str,
+        word: str,
+        wstart: int,
+        style: str,
+        end: int,
+        cuts: list[int],
+        last_marker: dict[str, str],
+    ) -> bool:
+        """Whether `word` + `style` is a list marker; a mid-line one gets a cut before it."""
+        bare = word.lstrip(_BULLETS)
+        if not _MARKER_WORD.fullmatch(bare):
+            return False
+        before = text[max(wstart - 3, 0) : wstart].rstrip(" \t")
+        if bare != word or before[-1:] in tuple(_BULLETS) or _at_line_start(text, wstart):
+            last_marker[style] = bare
+            return True
+        prev = last_marker.get(style)
+        chained = prev is not None and prev != "z" and _succ(prev) == bare
+        if not chained and bare != "z" and bare != "999":
+            succ = _succ(bare)
+            chained = text.find(f" {succ}{style} ", end, end + 400) >= 0
+        if not chained:
+            return False
+        last_marker[style] = bare
+        cuts.append(wstart)
+        return True
+
+    def _term(
+        self, text: str, m: re.Match[str], cuts: list[int], last_marker: dict[str, str]
+    ) -> None:
+        end = m.end()
+        if end >= len(text):
+            return
+        run = text[m.start() : m.end("run")]
+        rstart = m.start()
+        if rstart > 0 and text[rstart - 1] in "[(":  # "[...]", "(?)"
+            return
+        nxt = _NEXT.match(text, end)
+        nword = nxt.group(1) if nxt else ""
+        if nword[:1].islower():
+            return
+        if "?" in run or "!" in run or "‽" in run:
+            cuts.append(end)
+            return
+        if " " in run:  # spaced ellipsis
+            if run.count(".") >= 4 and nword[:1].isupper():
+                attached = rstart > 0 and not text[rstart - 1].isspace()
+                cuts.append(rstart + 1 if attached else end)
+            return
+        if run != ".":  # "...", "....", "…": a break before a capital or a digit
+            if nword[:1].isupper() or nword[:1].isdigit():
+                cuts.append(end)
+            return
+        word, wstart = _word_before(text, rstart)
+        style = "." + m.group("close")[:1] if m.group("close")[:1] == ")" else "."
+        if self._marker(text, word, wstart, style, end, cuts, last_marker):
+            return
+        key = word.lstrip(_OPENERS).lower()
+        if key in _NEVER:
+            return
+        if nword[:1].isdigit():
+            if key not in _BEFORE_NUMBER and key not in _SOFT:  # "et al. 2021", "Jan. 5"
+                cuts.append(end)
+            return
+        opener = nword.lower() in _OPENER_WORDS
+        if key in _SOFT or _ACRONYM.fullmatch(key):
+            if opener:
+                cuts.append(end)
+            return
+        bare = word.lstrip(_OPENERS)
+        if len(bare) == 1 and bare.isupper():  # an initial: "Jonas E. Smith", "you and I."
+            prev, _ = _word_before(text, max(wstart - 1, 0))
+            if prev[:1].isupper() and wstart > 0:
+                return
+            if bare == "I" or opener:
+                cuts.append(end)
+            return
+        cuts.append(end)

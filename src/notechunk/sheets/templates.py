@@ -1,0 +1,183 @@
+"""Template registry and the fallback text of a row (SPEC §1.2).
+
+Template syntax (`[[templates]] text`):
+- `{Column}` is replaced by the row's cell; names match ignoring case, spaces and
+  punctuation (`{Altitude (m)}` finds a column "altitude_m"); failing that, a column whose
+  name without a bracketed unit matches ("Altitude (m)" answers `{Altitude}`).
+- `[ ... ]` is an optional segment: it is dropped whole when any field inside it is empty,
+  so `The {Pass} pass[, connecting {Connects}][, at {Altitude}].` never leaves
+  "connecting , at" behind. Segments do not nest.
+- `{{`, `}}`, `[[`, `]]` are literal braces and brackets.
+A field outside any segment is required: when it is empty, or a column is missing, the row
+falls back to the generic text and carries the flag
+`template_fallback:<name>:missing column <X>` or `...:empty field <X>`.
+
+Fallback: each cell goes through `clean_mnemonic_patterns` and `remove_generic_tags`; the
+remaining cells become `Header: value` pairs joined with ". ", so a number never floats
+without its column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from notechunk.config import Template
+
+_TAG_CHARS = frozenset("#[(*★☆⭐✪✱")
+_HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z][\w-]*")
+_BRACKET_TAG = re.compile(
+    r"[\[(]\s*(?:pyq|imp|important|v\.?\s?imp|very\s+important|prelims|mains|revise|revision|"
+    r"todo|tbd|repeat|must\s+read)\b[^\])]{0,40}[\])]",
+    re.I,
+)
+_STARS = re.compile(r"[★☆⭐✪✱]+|\*{2,}")
+_MNEMONIC_CELL = re.compile(
+    r"^\s*(?:mnemonics?|trick|memory\s+(?:aid|trick)|remember\s+as)\s*[:\-–—=]", re.I
+)
+
+
+def normalize_name(name: str) -> str:
+    """Column-name key: lower case, no spaces or punctuation."""
+    return re.sub(r"[\W_]+", "", name.lower())
+
+
+def remove_generic_tags(value: str) -> str:
+    """Drop hashtags (#imp), bracket tags ([PYQ 2019], (Imp)) and star runs (★, ***)."""
+    if not _TAG_CHARS.intersection(value):
+        return value if "  " not in value and "\n" not in value else " ".join(value.split())
+    value = _HASHTAG.sub("", value)
+    value = _BRACKET_TAG.sub("", value)
+    value = _STARS.sub("", value)
+    return " ".join(value.split())
+
+
+def clean_mnemonic_patterns(value: str) -> str:
+    """A cell that is only a memory aid ("Mnemonic: ...", "Trick: ...") becomes empty.
+
+    Mnemonics help the aspirant who wrote them and mislead retrieval (their words are not
+    the facts'); a fact written next to a mnemonic in another cell is kept.
+    """
+    return "" if _MNEMONIC_CELL.match(value) else value
+
+
+def clean_cell(value: str) -> str:
+    return remove_generic_tags(clean_mnemonic_patterns(value))
+
+
+def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
+    """`Header: value` pairs of the non-empty cleaned cells joined with ". "."""
+    out = ""
+    for name, cell in zip(names, cells, strict=False):
+        value = clean_cell(cell).rstrip(" .;,")
+        if not value:
+            continue
+        if out:
+            out += " " if out.endswith(("?", "!")) else ". "
+        out += f"{name}: {value}"
+    return out + "." if out and not out.endswith(("?", "!")) else out
+
+
+# ---------------------------------------------------------------------------- templates
+
+_UNIT = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_TOKEN = re.compile(r"\{\{|\}\}|\[\[|\]\]|\{[^{}]*\}|\[|\]|[^\[\]{}]+|[{}]")
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    optional: bool
+    parts: tuple[tuple[str, str], ...]  # ("lit", text) | ("field", name)
+
+
+def parse_template(text: str) -> tuple[Segment, ...]:
+    """Split template text into required and optional segments."""
+    segments: list[Segment] = []
+    current: list[tuple[str, str]] = []
+    optional = False
+    for tok in _TOKEN.findall(text):
+        if tok in ("{{", "}}", "[[", "]]"):
+            current.append(("lit", tok[0]))
+        elif tok == "[" and not optional:
+            segments.append(Segment(False, tuple(current)))
+            current, optional = [], True
+        elif tok == "]" and optional:
+            segments.append(Segment(True, tuple(current)))
+            current, optional = [], False
+        elif tok.startswith("{") and tok.endswith("}") and len(tok) > 2:
+            current.append(("field", tok[1:-1].strip()))
+        else:
+            current.append(("lit", tok))
+    segments.append(Segment(optional, tuple(current)))
+    return tuple(s for s in segments if s.parts)
+
+
+def fields_of(segments: tuple[Segment, ...]) -> list[str]:
+    return [v for s in segments for k, v in s.parts if k == "field"]
+
+
+def select_template(templates: tuple[Template, ...], rel: str, sheet: str) -> Template | None:
+    """The first template whose `match` globs the relative path and `sheet` the sheet name."""
+    path = rel.replace("\\", "/").lower()
+    for t in templates:
+        if fnmatchcase(path, t.match.lower()) and fnmatchcase(sheet.lower(), t.sheet.lower()):
+            return t
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class BoundTemplate:
+    """A template bound to one sheet's columns; `missing` names absent columns."""
+
+    name: str
+    segments: tuple[Segment, ...]
+    columns: dict[str, int]
+    missing: tuple[str, ...]
+
+
+def bind(template: Template, names: list[str]) -> BoundTemplate:
+    segments = parse_template(template.text)
+    index: dict[str, int] = {}
+    for i, n in enumerate(names):
+        index.setdefault(normalize_name(n), i)
+    for i, n in enumerate(names):  # second chance: "Altitude (m)" answers {Altitude}
+        index.setdefault(normalize_name(_UNIT.sub("", n)), i)
+    columns: dict[str, int] = {}
+    missing: list[str] = []
+    for f in fields_of(segments):
+        key = normalize_name(f)
+        if key in index:
+            columns[f] = index[key]
+        elif f not in missing:
+            missing.append(f)
+    return BoundTemplate(template.name, segments, columns, tuple(missing))
+
+
+def apply(bound: BoundTemplate, cells: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """(text, None) or (None, fallback flag) for one row."""
+    if bound.missing:
+        return None, f"template_fallback:{bound.name}:missing column {bound.missing[0]}"
+    out: list[str] = []
+    for seg in bound.segments:
+        pieces: list[str] = []
+        empty: str | None = None
+        for kind, value in seg.parts:
+            if kind == "lit":
+                pieces.append(value)
+                continue
+            i = bound.columns[value]
+            cell = clean_cell(cells[i]) if i < len(cells) else ""
+            if not cell:
+                empty = value
+                break
+            pieces.append(cell)
+        if empty is not None:
+            if seg.optional:
+                continue
+            return None, f"template_fallback:{bound.name}:empty field {empty}"
+        out.append("".join(pieces))
+    text = " ".join("".join(out).split())
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    text = re.sub(r"([,;])\1+", r"\1", text)
+    return text, None

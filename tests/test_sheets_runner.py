@@ -1,0 +1,313 @@
+import tempfile
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from notechunk.config import Config, SheetsConfig, Template
+from notechunk.sheets import process_sheet_file, suggest_templates
+from notechunk.sheets.runner import SheetFileResult, run_isolated
+from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
+
+CFG = Config()
+
+
+def conserved(res: SheetFileResult) -> bool:
+    read = [r for r in res.reports if r.status in ("read", "truncated")]
+    return (
+        all(r.data_rows == r.chunks + r.discarded for r in read)
+        and sum(r.chunks for r in read) == len(res.chunks)
+        and sum(r.discarded for r in read) == len(res.discarded)
+    )
+
+
+def one_error(res: SheetFileResult) -> str:
+    assert not res.chunks and len(res.errors) == 1 and res.errors[0].stage == "read"
+    assert "\n" not in res.errors[0].reason
+    return res.errors[0].reason
+
+
+# ---------------------------------------------------------------- bad input never raises
+
+
+def test_corrupt_zip(tmp_path: Path) -> None:
+    good = write_xlsx(tmp_path / "g.xlsx", [["a", "b"], ["c", "d"]])
+    bad = tmp_path / "bad.xlsx"
+    bad.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    assert "corrupt" in one_error(process_sheet_file(bad, "bad.xlsx", CFG))
+
+
+def test_random_bytes(tmp_path: Path) -> None:
+    p = tmp_path / "r.xlsx"
+    p.write_bytes(bytes(range(256)) * 4)
+    assert "not a workbook" in one_error(process_sheet_file(p, "r.xlsx", CFG))
+
+
+def test_ole_named_xlsx_is_password_protected(tmp_path: Path) -> None:
+    p = tmp_path / "locked.xlsx"
+    p.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 1024)
+    assert "password-protected" in one_error(process_sheet_file(p, "locked.xlsx", CFG))
+
+
+@pytest.mark.parametrize("name", ["page.xlsx", "page.xls"])
+def test_html_named_workbook(tmp_path: Path, name: str) -> None:
+    p = tmp_path / name
+    p.write_text("<!DOCTYPE html><html><body><table><tr><td>x</td></tr></table></body></html>")
+    assert one_error(process_sheet_file(p, name, CFG)) == "not a workbook (looks like HTML)"
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    p = tmp_path / "e.xlsx"
+    p.write_bytes(b"")
+    assert "empty file" in one_error(process_sheet_file(p, "e.xlsx", CFG))
+
+
+def test_empty_sheet(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "e.xlsx", [])
+    res = process_sheet_file(p, "e.xlsx", CFG)
+    assert not res.errors and not res.chunks
+    assert [(r.sheet, r.status) for r in res.reports] == [("Sheet1", "empty")]
+
+
+def test_zip_bomb_refused(tmp_path: Path) -> None:
+    p = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(p, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("[Content_Types].xml", "<Types/>")
+        zf.writestr("xl/worksheets/sheet1.xml", b"<a>" + b"0" * 60_000_000 + b"</a>")
+    assert p.stat().st_size < 200_000
+    assert "zip bomb" in one_error(process_sheet_file(p, "bomb.xlsx", CFG))
+    small = replace(CFG, sheets=SheetsConfig(max_unzipped_bytes=1000, max_zip_ratio=1e9))
+    assert "max_unzipped_bytes" in one_error(process_sheet_file(p, "bomb.xlsx", small))
+
+
+def test_formulas_without_cached_values_are_flagged(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "f.xlsx", [["Item", "Price", "Note"], ["pen", "=2+3", "blue ink"]])
+    res = process_sheet_file(p, "f.xlsx", CFG)
+    (chunk,) = res.chunks
+    assert chunk.flags == ("formula_without_value:B2",)
+    assert chunk.text == "Item: pen. Note: blue ink."
+
+
+def test_worker_death_is_reported() -> None:
+    out = run_isolated(abort_now, (), CFG)
+    assert isinstance(out, str) and "worker died (SIGABRT)" in out
+
+
+def test_worker_timeout_is_reported() -> None:
+    cfg = replace(CFG, sheets=SheetsConfig(worker_timeout_s=0.5))
+    out = run_isolated(sleep_long, (), cfg)
+    assert isinstance(out, str) and out.startswith("timeout")
+
+
+# ---------------------------------------------------------------- sheets, rows, templates
+
+
+def test_hidden_sheets_reported_and_optionally_read(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active.append(["Pass", "State"])
+    wb.active.append(["Zoji La", "Ladakh"])
+    h = wb.create_sheet("Hidden")
+    h.sheet_state = "hidden"
+    h.append(["Pass", "State"])
+    h.append(["Khyber", "KPK"])
+    p = tmp_path / "h.xlsx"
+    wb.save(p)
+    res = process_sheet_file(p, "h.xlsx", CFG)
+    assert [r.status for r in res.reports] == ["read", "hidden_skipped"]
+    assert len(res.chunks) == 1
+    cfg = replace(CFG, sheets=SheetsConfig(include_hidden=True))
+    assert len(process_sheet_file(p, "h.xlsx", cfg).chunks) == 2
+
+
+def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
+    rows: list[list[object]] = [
+        [],
+        ["Mountain passes of India"],
+        [],
+        ["Pass", "State", "Connects", "Altitude"],
+        ["Khyber", "Khyber Pakhtunkhwa", "Pakistan and Afghanistan", "1070 m"],
+        [],
+        ["Chapter 1"],
+        [1, 2, 3, 4],
+        ["Zoji La", "Ladakh", "", "3528 m"],
+        ["lonely"],
+    ]
+    p = write_xlsx(tmp_path / "passes.xlsx", rows)
+    t = Template(
+        name="passes",
+        match="*passes*",
+        text="The {Pass} pass is in {State}, connecting {Connects}, at {Altitude}.",
+    )
+    res = process_sheet_file(p, "geo/passes.xlsx", replace(CFG, templates=(t,)))
+    (rep,) = res.reports
+    assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 5, 1)
+    assert conserved(res)
+    by_row = {c.row: c for c in res.chunks}
+    assert by_row[5].template == "passes"
+    assert by_row[5].text.startswith("The Khyber pass is in Khyber Pakhtunkhwa, connecting")
+    assert by_row[9].template is None
+    assert by_row[9].flags == ("template_fallback:passes:empty field Connects",)
+    assert by_row[9].text == "Pass: Zoji La. State: Ladakh. Altitude: 3528 m."
+    assert [(d.row, d.rule) for d in res.discarded] == [
+        (7, "structural"),
+        (8, "mostly_numeric"),
+        (10, "too_few_fields"),
+    ]
+    assert res.discarded[1].cells[0] == ("Pass", "1")
+    assert all(c.source_type == "spreadsheet" and c.sheet == "Sheet1" for c in res.chunks)
+
+
+def test_missing_column_fallback_flag(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "passes.xlsx", [["Pass", "State"], ["Khyber", "KPK and more"]])
+    t = Template(name="passes", match="*", text="{Pass} in {State} at {Altitude}.")
+    (chunk,) = process_sheet_file(p, "passes.xlsx", replace(CFG, templates=(t,))).chunks
+    assert chunk.flags == ("template_fallback:passes:missing column Altitude",)
+
+
+def test_template_header_row_pins(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "x.xlsx", [["A", "B"], ["Name", "Capital"], ["Kerala", "Tvm"]])
+    t = Template(name="x", match="*", text="{Capital} is the capital of {Name}.", header_row=2)
+    res = process_sheet_file(p, "x.xlsx", replace(CFG, templates=(t,)))
+    assert res.reports[0].header_row == 2
+    assert res.chunks[0].text == "Tvm is the capital of Kerala."
+
+
+def test_headerless_csv(tmp_path: Path) -> None:
+    p = tmp_path / "qa.csv"
+    p.write_text(
+        "What is the first criterion for a nutrient to be essential?,It must be indispensable\n"
+        'Which three elements are primary macronutrients?,"Nitrogen, phosphorus, potassium"\n'
+    )
+    res = process_sheet_file(p, "qa.csv", CFG)
+    assert res.reports[0].header_row is None and res.reports[0].data_rows == 2
+    assert res.chunks[0].row == 1
+    assert res.chunks[0].text.startswith("Column 1: What is the first criterion")
+
+
+def test_spreadsheet_fragments_omitted(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "f.xlsx", [["Pass", "State"], ["Khyber", "KPK"]])
+    (chunk,) = process_sheet_file(p, "f.xlsx", CFG).chunks
+    assert chunk.quality == "fragment" and chunk.omit
+
+
+def test_max_rows_truncates(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "m.xlsx", [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)])
+    cfg = replace(CFG, sheets=SheetsConfig(max_rows=5))
+    res = process_sheet_file(p, "m.xlsx", cfg)
+    assert res.reports[0].status == "truncated" and "max_rows = 5" in res.reports[0].note
+    assert len(res.chunks) == 5 and conserved(res)
+
+
+def test_xls_and_ods(tmp_path: Path) -> None:
+    import xlwt
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    book = xlwt.Workbook()
+    sh = book.add_sheet("Rivers")
+    sh.write(2, 0, "River")
+    sh.write(2, 1, "Length km")
+    sh.write(3, 0, "Godavari")
+    sh.write(3, 1, 1465)
+    book.save(str(tmp_path / "r.xls"))
+    res = process_sheet_file(tmp_path / "r.xls", "r.xls", CFG)
+    assert [(c.row, c.text) for c in res.chunks] == [(4, "River: Godavari. Length km: 1465.")]
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Rivers")
+    for values in (["River", "Mouth"], ["Narmada", "Gulf of Khambhat"]):
+        tr = TableRow()
+        for v in values:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=v))
+            tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "r.ods"))
+    res = process_sheet_file(tmp_path / "r.ods", "r.ods", CFG)
+    assert [(c.row, c.text) for c in res.chunks] == [
+        (2, "River: Narmada. Mouth: Gulf of Khambhat.")
+    ]
+
+
+def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
+    p = write_xlsx(tmp_path / "passes.xlsx", [["Passes"], ["Pass", "State"], ["Khyber", "KPK"]])
+    out = suggest_templates(p, "geo/passes.xlsx", CFG)
+    assert 'name = "passes"' in out and 'match = "*passes.xlsx"' in out
+    assert "{Pass}" in out and "{State}" in out and "header_row = 2" in out
+    import tomllib
+
+    doc = tomllib.loads(out)
+    from notechunk.config import config_from_dict
+
+    cfg = config_from_dict(doc)
+    res = process_sheet_file(p, "geo/passes.xlsx", cfg)
+    assert res.chunks[0].template == "passes" and res.chunks[0].text == "Pass: Khyber. State: KPK."
+    bad = tmp_path / "bad.xlsx"
+    bad.write_text("<html>")
+    assert suggest_templates(bad, "bad.xlsx", CFG).startswith("# bad.xlsx: not a workbook")
+
+
+# ---------------------------------------------------------------- conservation property
+
+cell = st.one_of(
+    st.just(""),
+    st.integers(-10_000, 10_000),
+    st.sampled_from(["Chapter 1", "Total", "Khyber pass", "Ladakh", "#imp", "Unit II", "42%"]),
+    st.text(alphabet="abc xyz", min_size=1, max_size=12),
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(cell, min_size=0, max_size=5), min_size=0, max_size=25))
+def test_conservation_property(rows: list[list[object]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_xlsx(Path(tmp) / "g.xlsx", rows)
+        res = process_sheet_file(path, "g.xlsx", CFG)
+        assert not res.errors
+        assert conserved(res)
+
+
+@pytest.mark.slow
+def test_100k_rows(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Big")
+    ws.append(["Name", "State", "Note"])
+    for i in range(100_000):
+        ws.append([f"Place {i}", "Ladakh", f"note number {i} about a pass"])
+    wb.save(tmp_path / "big.xlsx")
+    res = process_sheet_file(tmp_path / "big.xlsx", "big.xlsx", CFG)
+    assert res.reports[0].data_rows == 100_000 and len(res.chunks) == 100_000
+    assert res.chunks[-1].row == 100_001
+
+
+@pytest.mark.corpus
+def test_shared_corpus_conservation() -> None:
+    shared = shared_dir()
+    if shared is None or not (shared / "corpora" / "sheets").is_dir():
+        pytest.skip("../shared/corpora/sheets absent")
+    root = shared / "corpora" / "sheets"
+    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in {".xlsx", ".xls", ".csv"})
+    assert files
+    for path in files:
+        res = process_sheet_file(path, path.relative_to(root).as_posix(), CFG)
+        assert not res.errors, res.errors
+        assert conserved(res), path
+
+
+def test_cell_at_xfd1048576_kills_only_the_worker(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["B1"], ws["XFD1048576"] = "a", "b", "x"
+    wb.save(tmp_path / "xfd.xlsx")
+    res = process_sheet_file(tmp_path / "xfd.xlsx", "xfd.xlsx", CFG)
+    reason = one_error(res)
+    assert reason.startswith("worker died") and "memory" in reason
+    assert "panicked" not in capfd.readouterr().err
