@@ -97,13 +97,6 @@ def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | N
 
 
 _CONTAINERS = {"blockquote", "bullet_list", "ordered_list"}
-_CLOSE = {
-    "list_item": "list_item_close",
-    "table": "table_close",
-    "thead": "thead_close",
-    "tbody": "tbody_close",
-    "trow": "tr_close",
-}
 
 
 def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
