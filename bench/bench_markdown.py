@@ -1,12 +1,12 @@
 """Markdown chunking throughput, notechunk against its peers, in one process, same texts.
 
-notechunk: chunk_markdown end to end (parse + segment + windows + label) with the
-default segmenter (a plain regex splitter until `notechunk.segment.get_segmenter` lands)
-and with a spaCy blank pipeline + sentencizer. Peers: LangChain MarkdownHeaderTextSplitter
-+ RecursiveCharacterTextSplitter(1000, 200), Chonkie RecursiveChunker and SentenceChunker,
-semchunk (1000 characters), semantic-text-splitter's MarkdownSplitter(1000). A peer that
-is not installed is reported as such. Prints MB/s and the ratio to notechunk; writes
-bench/results/markdown.json.
+notechunk: chunk_markdown end to end (parse + segment + windows + label) with the default
+segmenter (a plain regex stand-in where `notechunk.segment.get_segmenter` is missing) and
+with the spaCy backend (`spacy:blank_en`: a blank pipeline + sentencizer). Peers: LangChain
+MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter(1000, 200), Chonkie
+RecursiveChunker and SentenceChunker, semchunk (1000 characters), semantic-text-splitter's
+MarkdownSplitter(1000). A peer that is not installed is reported as such. Prints MB/s and
+the ratio to notechunk; writes bench/results/markdown.json.
 
     python bench/bench_markdown.py [--runs 3] [--corpus rfcs-md --corpus notes-md]
 """
@@ -121,7 +121,13 @@ def text_splitter_runner() -> Callable[[Texts], int]:
 
 
 def spacy_runner() -> Callable[[Texts], int]:
-    return notechunk_runner(SentencizerSegmenter())
+    import spacy  # noqa: F401  (reported as not installed when missing)
+
+    try:
+        from notechunk.segment import get_segmenter  # type: ignore[attr-defined]
+    except ImportError:
+        return notechunk_runner(SentencizerSegmenter())
+    return notechunk_runner(get_segmenter("spacy:blank_en"))
 
 
 PEERS: list[tuple[str, str, Callable[[], Callable[[Texts], int]]]] = [
