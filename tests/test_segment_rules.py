@@ -123,6 +123,18 @@ NOTE_CASES = {
         "Three organs: 1) the legislature 2) the executive 3) the judiciary",
         ["Three organs:", "1) the legislature", "2) the executive", "3) the judiciary"],
     ),
+    "lowercase-sentence-start": (
+        "the act failed. it was repealed in 1919. rivers, hills etc. and plains.",
+        ["the act failed.", "it was repealed in 1919.", "rivers, hills etc. and plains."],
+    ),
+    "lowercase-numbered-items": (
+        "1. the act was passed.\nOrgans: 1. the legislature 2. the executive",
+        ["1. the act was passed.", "Organs:", "1. the legislature", "2. the executive"],
+    ),
+    "abbreviation-before-lowercase": (
+        "Jane and co. arrived. See imp. points and approx. totals.",
+        ["Jane and co. arrived.", "See imp. points and approx. totals."],
+    ),
 }
 
 
@@ -141,3 +153,20 @@ def test_spans_point_into_text() -> None:
 @pytest.mark.parametrize("text", ["", "   ", "\n\n\t"], ids=["empty", "spaces", "blank-lines"])
 def test_no_sentences_in_whitespace(text: str) -> None:
     assert RuleSegmenter().spans(text) == []
+
+
+@pytest.mark.corpus
+def test_invariants_on_real_notes() -> None:
+    """Every Markdown note of the shared corpus keeps the span invariants."""
+    notes = SHARED / "corpora" / "notes-md"
+    if not notes.is_dir():
+        pytest.skip(f"{notes} absent")
+    seg = RuleSegmenter()
+    for path in sorted(notes.rglob("*.md")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        spans = seg.spans(text)
+        assert all(s < e and text[s:e] == text[s:e].strip() for s, e in spans), path
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), path
+        # Disjoint spans holding as many non-space characters as the text cover all of them.
+        solid = sum(len("".join(text[s:e].split())) for s, e in spans)
+        assert solid == len("".join(text.split())), path

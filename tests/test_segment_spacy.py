@@ -53,3 +53,27 @@ def test_long_text_beyond_max_length() -> None:
     seg._nlp.max_length = 50
     text = "A short sentence here. " * 10
     assert len(seg.spans(text)) == 10
+
+
+def test_installed_pipeline_is_loaded_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    spacy = pytest.importorskip("spacy")
+    loaded: list[str] = []
+
+    def fake_load(name: str, **kwargs: Any) -> Any:
+        loaded.append(name)
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        return nlp
+
+    monkeypatch.setattr(spacy, "load", fake_load)
+    seg = get_segmenter("spacy:en_core_web_trf")
+    assert loaded == []  # nothing loads before the first text
+    assert split(seg, "One. Two.") == ["One.", "Two."]
+    assert loaded == ["en_core_web_trf"]
+
+
+def test_pipeline_without_sentence_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    spacy = pytest.importorskip("spacy")
+    monkeypatch.setattr(spacy, "load", lambda name, **kwargs: spacy.blank("en"))
+    with pytest.raises(ConfigError, match="has no senter, parser or sentencizer"):
+        get_segmenter("spacy:bare").spans("One. Two.")

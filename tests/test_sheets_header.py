@@ -43,3 +43,13 @@ def test_numeric_header_rejected_for_text_row() -> None:
     )
     header = find_header(rs)
     assert header is not None and header.number == 2
+
+
+def test_year_columns_make_a_header() -> None:
+    rs = rows(
+        ("Table 1. Estimates of the resident population", "", "", ""),
+        ("Area", "April 1, 2000", "2001", "2002"),
+        ("Kerala", "318", "319", "320"),
+    )
+    header = find_header(rs)
+    assert header is not None and header.number == 2

@@ -47,7 +47,7 @@ class Cache:
         return data
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        atomic_write_bytes(self._path(key), dumps(value).encode("utf-8"))
+        atomic_write_bytes(self._path(key), dumps(value).encode("utf-8"), durable=False)
 
 
 def encode_result(result: FileResult) -> dict[str, Any]:

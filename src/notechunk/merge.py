@@ -85,14 +85,18 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, fsync, then move it into place."""
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write to a temporary file beside `path`, fsync (when `durable`), move it into place.
+
+    Cache entries skip the fsync: a torn entry fails to parse and is simply redone.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     with open(tmp, "wb") as fh:
         fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
     os.replace(tmp, path)
 
 

@@ -12,11 +12,11 @@ import re
 
 from notechunk.segment.base import Span
 
-# The leading lookahead lets the regex engine jump between candidate characters.
+# One leading character class, then lookbehinds: the regex engine jumps between candidates.
 _BREAK = re.compile(
-    r"(?=[.!?\n])(?:[.!?][)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
-    r"|\n[^\S\n]*\n"
-    r"|\n(?=[^\S\n]*[-*+•][ \t]))"
+    r"[.!?\n](?:(?<=[.!?])[)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
+    r"|(?<=\n)[^\S\n]*\n"
+    r"|(?<=\n)(?=[^\S\n]*[-*+•][ \t]))"
 )
 _ABBREVIATIONS = frozenset(
     "Dr. Mr. Mrs. Ms. Prof. St. Mt. Jr. Sr. No. Art. Fig. Vol. p. pp. e.g. i.e. vs. etc.".split()
@@ -24,7 +24,7 @@ _ABBREVIATIONS = frozenset(
 
 
 class FastSegmenter:
-    """Regex-only splitting; roughly twice the speed of "default", fewer correct breaks."""
+    """Regex-only splitting: about 1.4x the speed of "default", far fewer correct breaks."""
 
     name = "fast"
 

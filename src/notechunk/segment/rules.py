@@ -24,7 +24,6 @@ import re
 from notechunk.segment.base import Span
 
 _BULLETS = "•⁃‣◦▪"
-_CLOSERS = ")]}\"'”’»›*_"
 _OPENERS = "([{\"'“‘«‹*_"
 
 # Every alternative starts with one character of a single class, then looks behind at it:
@@ -49,7 +48,7 @@ _NEVER = frozenset(
 # Abbreviations that stay inside the sentence before a number ("No. 5", "Art. 226").
 _BEFORE_NUMBER = frozenset(
     "no nos n° nº nr art arts p pp vol vols fig figs sec secs ch chap para paras eq eqs "
-    "ref refs tab pt pts ex cl ss r reg sch op ed no. s".split()
+    "ref refs tab pt pts ex cl ss r reg sch op ed".split()
 )
 # Abbreviations that end a sentence only before a usual sentence opener ("Co. It").
 _SOFT = frozenset(
@@ -66,17 +65,26 @@ _OPENER_WORDS = frozenset(
     "since while although though thus hence therefore now let please once during under "
     "today later finally first second next meanwhile".split()
 )
+# Every abbreviation we know: none of them ends a sentence before a lowercase word.
+_KNOWN = (
+    _NEVER
+    | _BEFORE_NUMBER
+    | _SOFT
+    | frozenset("etc imp ibid misc abt yr yrs hr hrs km kg cm mm sq pvt nat intl".split())
+)
 _ACRONYM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 _MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
 
 
 def _word_before(text: str, end: int) -> tuple[str, int]:
     """The whitespace-delimited word ending at `end`, and its start offset."""
-    lo = max(end - 64, 0)
-    start = max(text.rfind(" ", lo, end), text.rfind("\n", lo, end), text.rfind("\t", lo, end)) + 1
-    if start == 0 and lo > 0:  # a very long token; only its tail matters
-        start = lo
-    return text[start:end], start
+    lo = max(end - 64, 0)  # a longer token: only its tail matters
+    start = text.rfind(" ", lo, end) + 1 or lo
+    word = text[start:end]
+    if "\n" in word or "\t" in word:
+        cut = max(word.rfind("\n"), word.rfind("\t")) + 1
+        start, word = start + cut, word[cut:]
+    return word, start
 
 
 def _at_line_start(text: str, pos: int) -> bool:
@@ -150,7 +158,7 @@ class RuleSegmenter:
     ) -> bool:
         """Whether `word` + `style` is a list marker; a mid-line one gets a cut before it."""
         bare = word.lstrip(_BULLETS)
-        if not _MARKER_WORD.fullmatch(bare):
+        if len(bare) > 3 or not _MARKER_WORD.fullmatch(bare):
             return False
         before = text[max(wstart - 3, 0) : wstart].rstrip(" \t")
         if bare != word or before[-1:] in tuple(_BULLETS) or _at_line_start(text, wstart):
@@ -180,6 +188,16 @@ class RuleSegmenter:
         nxt = _NEXT.match(text, end)
         nword = nxt.group(1) if nxt else ""
         if nword[:1].islower():
+            # Sloppy notes start sentences in lowercase too ("it failed. the act ..."):
+            # break after a plain lowercase word of 3+ letters that is no abbreviation.
+            if m.group("close") or len(run) > 1 and run != "?" * len(run):
+                return
+            word, wstart = _word_before(text, rstart)
+            if word.isdigit():  # "in 1919. the", but "1. the first item"
+                if not self._marker(text, word, wstart, ".", end, cuts, last_marker):
+                    cuts.append(end)
+            elif len(word) >= 3 and word.isalpha() and word.islower() and word not in _KNOWN:
+                cuts.append(end)
             return
         if "?" in run or "!" in run or "‽" in run:
             cuts.append(end)

@@ -32,10 +32,12 @@ def _load(pipeline: str) -> Any:
         raise ConfigError(
             f"spaCy pipeline '{pipeline}' is not installed: python -m spacy download {pipeline}"
         ) from None
-    if not (nlp.has_pipe("senter") or nlp.has_pipe("parser") or nlp.has_pipe("sentencizer")):
+    # Trained pipelines ship the senter disabled and let the parser set boundaries; use
+    # the senter only when there is no parser.
+    if "parser" not in nlp.pipe_names and "senter" in nlp.component_names:
+        nlp.enable_pipe("senter")
+    if not {"parser", "senter", "sentencizer"} & set(nlp.pipe_names):
         raise ConfigError(f"spaCy pipeline '{pipeline}' has no senter, parser or sentencizer")
-    if nlp.has_pipe("senter") and nlp.has_pipe("parser"):
-        nlp.disable_pipe("parser")  # the senter alone is much faster, nearly as accurate
     return nlp
 
 

@@ -1,8 +1,10 @@
 """Header-row detection: skip title rows, blank rows and merged title cells above the table.
 
 The header is the first row, within the first `header_search_rows` rows, with at least 2
-non-empty cells, at least half of them text (not numbers or dates), and a width close to
-the table's (>= 60% of the widest row seen). A template's `header_row` pins it instead.
+non-empty cells, at least half of them text (not numbers or dates; a year such as "2011"
+or "2011-12" counts as text here), and a width close to the table's (>= 60% of the widest
+row seen). Stacked multi-row headers are not joined: the last full row is the header.
+A template's `header_row` pins it instead.
 
 A file with no header row (a question,answer CSV) is recognised when the candidate looks
 like data: a cell longer than 60 characters, or ending with "?". Columns are then named
@@ -16,6 +18,9 @@ import re
 
 from notechunk.sheets.read import SheetRow
 from notechunk.sheets.skip import is_numeric
+
+# a year or fiscal year ("2011", "2011-12") is a column name in a header row
+_YEAR = re.compile(r"^(?:1[89]|20)\d\d(?:-\d{2}(?:\d{2})?)?$")
 
 
 def _filled(row: SheetRow) -> int:
@@ -39,7 +44,7 @@ def find_header(rows: list[SheetRow], pinned: int | None = None) -> SheetRow | N
         filled = [c for c in row.cells if c]
         if len(filled) < need:
             continue
-        text = sum(1 for c in filled if not is_numeric(c))
+        text = sum(1 for c in filled if not is_numeric(c) or _YEAR.match(c))
         if text * 2 < len(filled):
             continue
         return None if looks_like_data(row) else row

@@ -191,6 +191,7 @@ _FORMULA_NO_VALUE_RE = re.compile(
 )
 _LONG_INT_RE = re.compile(_CELL_TAG + rb"(?<!/)><v>(-?[0-9]{16,})</v></c>")
 _STYLED_RE = re.compile(_CELL_TAG + rb"(?<!/)>(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?<v>([^<]*)</v>")
+_LONG_DIGITS = re.compile(rb"<v>-?[0-9]{16}")
 _ATTR_RE = re.compile(rb'\b([st])="([^"]*)"')
 
 
@@ -291,7 +292,8 @@ def _attrs(raw: bytes) -> dict[bytes, bytes]:
 
 
 def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], CellNote]) -> None:
-    for m in _FORMULA_NO_VALUE_RE.finditer(data):
+    has_formula = b"<f" in data
+    for m in _FORMULA_NO_VALUE_RE.finditer(data) if has_formula else ():
         key = (int(m.group(2)) - 1, _col_index(m.group(1)))
         ref = (m.group(1) + m.group(2)).decode()
         notes[key] = CellNote(None, f"formula_without_value:{ref}")
@@ -301,7 +303,7 @@ def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], Cel
                 key = (int(m.group(2)) - 1, _col_index(m.group(1)))
                 ref = (m.group(1) + m.group(2)).decode()
                 notes[key] = CellNote(m.group(4).decode(errors="replace"), f"error_value:{ref}")
-    for m in _LONG_INT_RE.finditer(data):
+    for m in _LONG_INT_RE.finditer(data) if _LONG_DIGITS.search(data) else ():
         if _attrs(m.group(3)).get(b"t", b"n") == b"n":
             key = (int(m.group(2)) - 1, _col_index(m.group(1)))
             notes[key] = CellNote(m.group(4).decode(), None)
@@ -367,7 +369,7 @@ def _calamine_rows(sheet: object, notes: dict[tuple[int, int], CellNote]) -> Ite
     carried: dict[tuple[int, int], str] = {}
     offset: int | None = None
     for i, values in enumerate(sheet.iter_rows()):  # type: ignore[attr-defined]
-        cells = [display(v) for v in values]
+        cells = [v.strip() if type(v) is str else display(v) for v in values]
         if offset is None:
             # python-calamine 0.9 pads from row 0; a version that does not starts non-blank.
             offset = row0 if (row0 > 0 and any(cells)) else 0
