@@ -25,7 +25,7 @@ test: install-dev
 	$(BIN)/python -m pytest
 
 bench: install-dev
-	$(BIN)/python -m pip install --quiet -e '.[dev,peers]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,peers,spacy]'
 	$(BIN)/python bench/run_all.py
 
 clean:

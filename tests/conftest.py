@@ -14,7 +14,17 @@ from notechunk.segment.base import Span, spans_from_cuts
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/qa_fixtures.py and helpers
 
-SHARED = Path(os.environ.get("NOTECHUNK_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+# NOTECHUNK_SHARED, else ../shared beside the clone (CI) or beside a folder of worktrees
+_HERE = Path(__file__).resolve()
+SHARED = Path(
+    os.environ.get(
+        "NOTECHUNK_SHARED",
+        next(
+            (p / "shared" for p in _HERE.parents[1:4] if (p / "shared" / "corpora").is_dir()),
+            _HERE.parents[2] / "shared",
+        ),
+    )
+)
 CORPORA = SHARED / "corpora"
 
 

@@ -51,13 +51,13 @@ class Chunk:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-ready dict with lists for tuples (key order fixed by the dataclass)."""
         out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "section_paths":
+        for name in _CHUNK_FIELDS:
+            value = getattr(self, name)
+            if name == "section_paths":
                 value = [list(p) for p in value]
             elif isinstance(value, tuple):
                 value = list(value)
-            out[f.name] = value
+            out[name] = value
         return out
 
     @classmethod
@@ -75,6 +75,9 @@ class Chunk:
         if "section_paths" in kwargs:
             kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
         return cls(**kwargs)
+
+
+_CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))  # read once: fields() is slow per call
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

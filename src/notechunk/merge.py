@@ -27,9 +27,15 @@ _PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)\}")
 def normalize_text(text: str) -> str:
     """NFC, single spaces (non-breaking ones too), no trailing spaces, no pandoc leftovers."""
     text = unicodedata.normalize("NFC", text)
-    text = _PANDOC_ATTR.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
-    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
-    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+    if "{." in text:
+        text = _PANDOC_ATTR.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # _SPACES never matches a newline, so one pass over the whole text is the same as per line
+    text = "\n".join(line.strip() for line in _SPACES.sub(" ", text).split("\n"))
+    if "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
+    return text.strip()
 
 
 def chunk_id(chunk: Chunk) -> str:

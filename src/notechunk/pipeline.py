@@ -27,7 +27,7 @@ from notechunk.config import Config
 from notechunk.discover import SourceFile, discover
 from notechunk.errors import InputError, UsageError
 from notechunk.markdown import chunk_markdown
-from notechunk.markdown.sections import make_parser
+from notechunk.markdown.sections import make_block_parser
 from notechunk.merge import atomic_write_bytes, dumps, write_jsonl
 from notechunk.qa.artifacts import finalize
 from notechunk.read import decode_text
@@ -92,7 +92,7 @@ def process_batch(
     read). Results without errors are cached.
     """
     segmenter = get_segmenter(cfg.segmenter)
-    parser = make_parser()
+    parser = make_block_parser()
     cache = Cache(cache_root) if cache_root is not None else None
     ckey = config_key(cfg)
     out: list[tuple[FileResult, str | None]] = []

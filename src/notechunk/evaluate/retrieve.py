@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from notechunk.errors import UsageError
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `notechunk --help` stays light
+    import numpy as np
 
 _TOKEN = re.compile(r"\w+")
 
@@ -42,6 +43,8 @@ def tokenize(text: str, stopwords: frozenset[str]) -> list[str]:
 
 def top_indices(scores: np.ndarray, depth: int) -> list[int]:
     """Indices of the `depth` highest scores, ties in index order."""
+    import numpy as np
+
     order = np.argsort(-scores, kind="stable")
     return [int(i) for i in order[:depth]]
 
@@ -56,6 +59,7 @@ class BM25Retriever:
 
     def rank(self, texts: Sequence[str], queries: Sequence[str], depth: int) -> list[list[int]]:
         import bm25s
+        import numpy as np
 
         # An empty document would make bm25s's vocabulary empty; a placeholder token keeps
         # the shapes right and matches no query (queries never contain it).
@@ -106,6 +110,8 @@ class DenseRetriever:
         self.model = SentenceTransformer(path, device="cpu")
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         vecs = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
@@ -119,7 +125,7 @@ class DenseRetriever:
         docs = self.encode(texts)
         qs = self.encode(queries)
         scores = qs @ docs.T
-        return [top_indices(row.astype(np.float64), depth) for row in scores]
+        return [top_indices(row.astype("float64"), depth) for row in scores]
 
 
 RETRIEVERS: dict[str, Callable[[], Retriever]] = {

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk
 from notechunk.config import Config
-from notechunk.markdown.sections import ParsedMarkdown, parse_markdown_sections
+from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.windows import (
     Sentence,
     Window,
@@ -19,6 +18,9 @@ from notechunk.markdown.windows import (
 )
 from notechunk.quality import label
 from notechunk.segment.base import Segmenter
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,7 +33,7 @@ class MarkdownLayout:
 
 
 def layout_markdown(
-    text: str, cfg: Config, segmenter: Segmenter, parser: MarkdownIt | None = None
+    text: str, cfg: Config, segmenter: Segmenter, parser: BlockParser | MarkdownIt | None = None
 ) -> MarkdownLayout:
     parsed = parse_markdown_sections(text, parser)
     sentences = tuple(tuple(section_sentences(s, segmenter)) for s in parsed.sections)
@@ -63,7 +65,7 @@ def chunk_markdown(
     source: str,
     cfg: Config,
     segmenter: Segmenter,
-    parser: MarkdownIt | None = None,
+    parser: BlockParser | MarkdownIt | None = None,
 ) -> list[Chunk]:
     """Labelled chunks of one document, in file order (ids are assigned by `merge`)."""
     lay = layout_markdown(text, cfg, segmenter, parser)

@@ -14,13 +14,15 @@ line is lost silently.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from notechunk.markdown.clean import clean_html_block, clean_inline
+from notechunk.markdown.rsblocks import rust_parser, to_tokens
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 UnitKind = Literal["prose", "code", "row"]
 PANDOC_HEADING_LEVEL = 7
@@ -63,12 +65,69 @@ class ParsedMarkdown:
     recovered_lines: int = 0
 
 
+class _Token(Protocol):
+    """What `_walk` reads of a block token (markdown-it-py's Token, or rsblocks')."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def map(self) -> list[int] | None: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def info(self) -> str: ...
+    @property
+    def markup(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+
+
 def make_parser() -> MarkdownIt:
-    """CommonMark + tables, block level only (inline text is cleaned by `clean`), with a
-    nesting limit high enough that real notes never reach it."""
+    """The reference parser: markdown-it-py, CommonMark + tables, block level only (inline
+    text is cleaned by `clean`), with a nesting limit high enough that real notes never
+    reach it."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"maxNesting": 1000}).enable("table")
     md.disable(["inline", "text_join"])
     return md
+
+
+class BlockParser:
+    """Block tokens of a document: markdown-it-pyrs (Rust, several times faster) when it
+    is installed and takes the text, else markdown-it-py. Both give the same sections
+    (tests/test_markdown_rsblocks.py); `rust=False` forces the reference."""
+
+    def __init__(self, *, rust: bool = True) -> None:
+        self._rust: Any | None = rust_parser() if rust else None
+        self._py: MarkdownIt | None = None
+
+    @property
+    def uses_rust(self) -> bool:
+        return self._rust is not None
+
+    def tokens(self, text: str) -> Sequence[_Token]:
+        if self._rust is not None:
+            fast = to_tokens(self._rust, text)
+            if fast is not None:
+                return fast
+        if self._py is None:
+            self._py = make_parser()
+        return _py_tokens(self._py, text)
+
+
+def make_block_parser() -> BlockParser:
+    """The parser `parse_markdown_sections` uses by default (build one per process)."""
+    return BlockParser()
+
+
+def _py_tokens(md: MarkdownIt, text: str) -> Sequence[_Token]:
+    try:
+        return md.parse(text)
+    except RecursionError:
+        return []
 
 
 def split_front_matter(text: str) -> tuple[dict[str, str], str]:
@@ -144,7 +203,15 @@ class _Builder:
         self.units = []
 
 
-def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
+def _inline_source(content: str) -> str:
+    """A block's inline text with continuation lines' indentation dropped, as rendering
+    does (the parsers disagree on how much of it they keep)."""
+    if "\n" not in content:
+        return content
+    return "\n".join(line.lstrip(" \t") for line in content.split("\n"))
+
+
+def _walk(tokens: Sequence[_Token], b: _Builder) -> list[tuple[int, int]]:
     """Feed tokens to the builder; return the (0-based, end-exclusive) line spans consumed."""
     covered: list[tuple[int, int]] = []
     prefixes: list[str] = []
@@ -158,7 +225,7 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
             covered.append((tok.map[0], tok.map[1]))
         if t == "heading_open" and tok.map is not None:
             covered.append((tok.map[0], tok.map[1]))
-            title = clean_inline(tokens[i + 1].content).strip() if i + 1 < n else ""
+            title = clean_inline(_inline_source(tokens[i + 1].content)).strip() if i + 1 < n else ""
             line = tok.map[0] + 1
             if tok.level == 0 and title:
                 b.heading(int(tok.tag[1:]), title, line)
@@ -176,7 +243,7 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
             continue
         if t == "paragraph_open" and tok.map is not None and i + 1 < n:
             covered.append((tok.map[0], tok.map[1]))
-            content = tokens[i + 1].content
+            content = _inline_source(tokens[i + 1].content)
             first, last = tok.map[0] + 1, tok.map[1]
             pandoc = pandoc_heading(content) if tok.level == 0 else None
             if pandoc is not None:
@@ -235,7 +302,7 @@ def _walk(tokens: list[Token], b: _Builder) -> list[tuple[int, int]]:
     return covered
 
 
-def _table(tokens: list[Token], i: int, b: _Builder) -> int:
+def _table(tokens: Sequence[_Token], i: int, b: _Builder) -> int:
     """One unit per body row, as `Header: value` pairs, so a cell keeps its column name."""
     headers: list[str] = []
     row: list[str] = []
@@ -298,17 +365,23 @@ def _recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) 
     return out
 
 
-def parse_markdown_sections(text: str, parser: MarkdownIt | None = None) -> ParsedMarkdown:
-    """Sections of one Markdown document (see the module docstring for the rules)."""
+def parse_markdown_sections(
+    text: str, parser: BlockParser | MarkdownIt | None = None
+) -> ParsedMarkdown:
+    """Sections of one Markdown document (see the module docstring for the rules).
+
+    `parser`: a BlockParser (default: a new one), or a markdown-it-py MarkdownIt to use
+    the reference path only. Build it once per process and pass it for many files."""
     metadata, body = split_front_matter(text.replace("\r\n", "\n").replace("\r", "\n"))
     meta_lines = 0 if body is text else body.count("\n", 0, len(body) - len(body.lstrip("\n")))
     lines = body.split("\n")
     b = _Builder(lines)
-    md = parser or make_parser()
-    try:
-        tokens = md.parse(body)
-    except RecursionError:
-        tokens = []
+    if parser is None:
+        parser = BlockParser()
+    if isinstance(parser, BlockParser):
+        tokens = parser.tokens(body)
+    else:
+        tokens = _py_tokens(parser, body)
     covered = _walk(tokens, b)
     b.close(len(lines))
     sections = list(b.sections)

@@ -66,20 +66,23 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
         m = _BULLET_PREFIX.match(text)
         if m:  # the marker belongs to the first sentence, not to the segmenter's input
             prefix, text = m.group(0), text[m.end() :]
+        multiline = "\n" in text
+        line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
         for n, (s, e) in enumerate(segmenter.spans(text)):
-            sentence = " ".join(text[s:e].split())
+            parts = text[s:e].split()
+            sentence = " ".join(parts)
+            words = len(parts)
             if n == 0 and prefix:
                 sentence = prefix + sentence
-            first = unit.first_line + text.count("\n", 0, s)
-            last = first + text.count("\n", s, e)
+                words += 1  # the prefix is one word, "-"
+            first = last = unit.first_line
+            if multiline:
+                line += text.count("\n", pos, s)
+                pos = s
+                first = min(line, unit.last_line)
+                last = min(line + text.count("\n", s, e), unit.last_line)
             out.append(
-                Sentence(
-                    text=sentence,
-                    first_line=min(first, unit.last_line),
-                    last_line=min(last, unit.last_line),
-                    unit=k,
-                    words=count_words(sentence),
-                )
+                Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words)
             )
     return out
 
