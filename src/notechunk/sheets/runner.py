@@ -22,10 +22,10 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport, count_words
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.quality import label
+from notechunk.quality import classify
 from notechunk.sheets.header import column_names, find_header
 from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_any, read_csv
 from notechunk.sheets.skip import skip_reason
@@ -158,16 +158,26 @@ def _process_sheet(
                     used = bound.name
             if text is None:
                 text = fallback_text(names, row.cells)
-            chunk = Chunk(
-                text=text,
-                source=rel,
-                source_type="spreadsheet",
-                sheet=sheet.name,
-                row=row.number,
-                template=used,
-                flags=tuple(flags),
+            # Labelled once here (same result as quality.label on the unlabelled chunk),
+            # so each row builds one frozen Chunk instead of a Chunk plus a replace().
+            words = count_words(text)
+            quality, omit, phrase = classify(text, words, "spreadsheet", cfg)
+            if phrase is not None:
+                flags.append(f"context_dead:{phrase}")
+            chunks.append(
+                Chunk(
+                    text=text,
+                    source=rel,
+                    source_type="spreadsheet",
+                    sheet=sheet.name,
+                    row=row.number,
+                    template=used,
+                    flags=tuple(flags),
+                    word_count=words,
+                    quality=quality,
+                    omit=omit,
+                )
             )
-            chunks.append(label(chunk, cfg))
             n_chunks += 1
     except InputError as exc:
         header_row = header.number if header is not None else None
