@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import importlib
 import io
 import json
 import os
@@ -33,21 +32,6 @@ from notechunk.cli import main
 Outcome = Literal["ok", "error", "either"]
 CONTROL = "Control note. The Rowlatt Act zqcontrol was passed in 1919 and widely opposed."
 WORD = re.compile(r"[^\W_]+")
-
-
-def _have(module: str, attr: str) -> bool:
-    try:
-        return hasattr(importlib.import_module(module), attr)
-    except ImportError:
-        return False
-
-
-needs_segmenter = pytest.mark.skipif(
-    not _have("notechunk.segment", "get_segmenter"), reason="segmenter not merged yet"
-)
-needs_sheets = pytest.mark.skipif(
-    not _have("notechunk.sheets", "process_sheet_file"), reason="sheet runner not merged yet"
-)
 
 
 @dataclass(frozen=True)
@@ -518,10 +502,7 @@ def check(src: Path, res: Outputs, expects: list[Expect]) -> None:
 def _params() -> list[object]:
     out = []
     for case in CASES:
-        marks = [needs_segmenter, *case.marks]
-        if case.sheet:
-            marks.append(needs_sheets)
-        out.append(pytest.param(case, id=case.id, marks=marks))
+        out.append(pytest.param(case, id=case.id, marks=list(case.marks)))
     return out
 
 
@@ -548,7 +529,6 @@ def test_catalog_is_big_enough() -> None:
     assert len({c.id for c in CASES}) == len(CASES)
 
 
-@needs_segmenter
 @pytest.mark.parametrize("workers", [1, 2])
 def test_whole_catalog_in_one_run(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], workers: int
@@ -558,12 +538,9 @@ def test_whole_catalog_in_one_run(
     src.mkdir()
     _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
     expects: list[Expect] = []
-    sheets = _have("notechunk.sheets", "process_sheet_file")
     for case in CASES:
         if case.id in {"10MB-single-line", "many-dots", "long-word", "outside-link"}:
             continue  # big; covered alone
-        if case.sheet and not sheets:
-            continue
         sub = src / case.id
         sub.mkdir()
         for exp in case.build(sub):
@@ -591,8 +568,6 @@ MILLION = 1_000_000
 RSS_BUDGET_MB = 3072  # the whole run holds its chunks; the reader itself must stream
 
 
-@needs_segmenter
-@needs_sheets
 @pytest.mark.slow
 def test_million_row_csv_bounded_memory_nothing_lost(tmp_path: Path) -> None:
     import subprocess
@@ -657,7 +632,6 @@ def _deleted_output(out: Path) -> None:
     (out / "qa" / "errors.json").unlink()
 
 
-@needs_segmenter
 @pytest.mark.parametrize(
     "damage",
     [_damage_cache, _damage_manifest_list, _damage_manifest_junk, _stale_staging, _deleted_output],
@@ -682,7 +656,6 @@ def test_damaged_out_recovers(
     assert (out / "qa" / "errors.json").exists() and not (out / ".staging").exists()
 
 
-@needs_segmenter
 @pytest.mark.parametrize("kind", ["file", "under-a-file"])
 def test_unusable_out_is_exit_2(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], kind: str
@@ -698,8 +671,6 @@ def test_unusable_out_is_exit_2(
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and str(out) in err
 
 
-@needs_segmenter
-@needs_sheets
 def test_workers_after_an_in_process_run(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A process that ran once with --workers 1 (the sheet reader started its forkserver
     here) can run again with --workers 2: pool workers are not forks of this process."""

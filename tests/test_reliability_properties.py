@@ -9,11 +9,9 @@ import json
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import notechunk.segment
 from conftest import PeriodSegmenter
 from notechunk.cli import main
 from notechunk.config import Config, config_from_dict
@@ -91,12 +89,6 @@ def test_every_sentence_in_some_chunk(doc: tuple[str, list[str]], cfg: Config) -
         assert piece in joined, piece
 
 
-needs_segmenter = pytest.mark.skipif(
-    not hasattr(notechunk.segment, "get_segmenter"), reason="segmenter not merged yet"
-)
-
-
-@needs_segmenter
 @settings(
     max_examples=25,
     deadline=None,

@@ -3,7 +3,6 @@ an OUT inside SRC, and configuration that is TOML and nothing else."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import re
@@ -34,21 +33,6 @@ QA_NAMES = {
     "discarded_rows.csv",
     "errors.json",
 }
-
-
-def _have(module: str, attr: str) -> bool:
-    try:
-        return hasattr(importlib.import_module(module), attr)
-    except ImportError:
-        return False
-
-
-needs_segmenter = pytest.mark.skipif(
-    not _have("notechunk.segment", "get_segmenter"), reason="segmenter not merged yet"
-)
-needs_sheets = pytest.mark.skipif(
-    not _have("notechunk.sheets", "process_sheet_file"), reason="sheet runner not merged yet"
-)
 
 
 def _all_output_text(out: Path) -> str:
@@ -103,8 +87,6 @@ def _run(
     return rc, json.loads((out / "qa" / "errors.json").read_text(encoding="utf-8"))
 
 
-@needs_segmenter
-@needs_sheets
 def test_xml_external_entity_is_refused_or_inert(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -119,8 +101,6 @@ def test_xml_external_entity_is_refused_or_inert(
     assert "zqsecret" not in _all_output_text(out)
 
 
-@needs_segmenter
-@needs_sheets
 def test_billion_laughs_is_refused_quickly(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -137,7 +117,6 @@ def test_billion_laughs_is_refused_quickly(
     assert "lollollollollollollollollollol" not in _all_output_text(tmp_path / "out")
 
 
-@needs_segmenter
 def test_output_paths_never_come_from_input_names(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -172,7 +151,6 @@ def test_output_paths_never_come_from_input_names(
     assert sorted(tmp_path.iterdir()) == [out, src]  # nothing written beside OUT
 
 
-@needs_segmenter
 def test_out_inside_src_is_not_read_back(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "src"
     src.mkdir()
