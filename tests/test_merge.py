@@ -67,3 +67,10 @@ def test_jsonl_round_trip(tmp_path: Path) -> None:
     chunks = merge_and_normalize([md("x y", 1, section_path=("A", "B"), flags=("f",))])
     write_jsonl(tmp_path / "s.jsonl", chunks)
     assert read_jsonl(tmp_path / "s.jsonl") == chunks
+
+
+def test_normalize_keeps_nested_list_depth() -> None:
+    from notechunk.merge import normalize_text
+
+    text = "- a\n  - b  c\n    1. d\n   plain  text \n\u00a0x"
+    assert normalize_text(text) == "- a\n  - b c\n    1. d\nplain text\nx"

@@ -20,6 +20,7 @@ from notechunk.chunk import Chunk, count_words
 
 ID_SCHEMA = "notechunk/1"
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,9}[.)]) ")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)\}")
 
@@ -31,11 +32,20 @@ def normalize_text(text: str) -> str:
         text = _PANDOC_ATTR.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    # _SPACES never matches a newline, so one pass over the whole text is the same as per line
-    text = "\n".join(line.strip() for line in _SPACES.sub(" ", text).split("\n"))
+    lines = text.split("\n")
+    text = "\n".join(_normalize_line(line) for line in lines)
     if "\n\n\n" in text:
         text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
+
+
+def _normalize_line(line: str) -> str:
+    """One line with single spaces; a nested list item keeps its indentation (depth)."""
+    body = _SPACES.sub(" ", line).strip()
+    if line.startswith("  ") and _LIST_ITEM.match(body):
+        indent = len(line) - len(line.lstrip(" "))
+        return " " * indent + body
+    return body
 
 
 def chunk_id(chunk: Chunk) -> str:
