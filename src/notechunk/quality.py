@@ -51,14 +51,26 @@ def classify(
     return "ok", False, None
 
 
+def assess(
+    text: str, source_type: SourceType, cfg: Config
+) -> tuple[int, Quality, bool, tuple[str, ...]]:
+    """(word count, label, omit, flags to add) for a chunk's text: the one place a label
+    and its `context_dead:<phrase>` flag are computed."""
+    words = count_words(text)
+    quality, omit, phrase = classify(text, words, source_type, cfg)
+    return words, quality, omit, (() if phrase is None else (f"context_dead:{phrase}",))
+
+
 def label(chunk: Chunk, cfg: Config) -> Chunk:
     """The chunk with `word_count`, `quality` and `omit` computed from its text.
 
     A chunk already marked omitted by its runner stays omitted.
     """
-    words = count_words(chunk.text)
-    quality, omit, phrase = classify(chunk.text, words, chunk.source_type, cfg)
-    flags = chunk.flags
-    if phrase is not None:
-        flags = (*flags, f"context_dead:{phrase}")
-    return replace(chunk, word_count=words, quality=quality, omit=omit or chunk.omit, flags=flags)
+    words, quality, omit, extra = assess(chunk.text, chunk.source_type, cfg)
+    return replace(
+        chunk,
+        word_count=words,
+        quality=quality,
+        omit=omit or chunk.omit,
+        flags=(*chunk.flags, *extra),
+    )

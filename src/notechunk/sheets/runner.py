@@ -22,10 +22,10 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport, count_words
+from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.quality import classify
+from notechunk.quality import assess
 from notechunk.sheets.header import column_names, find_header
 from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_any, read_csv
 from notechunk.sheets.skip import skip_reason
@@ -160,10 +160,8 @@ def _process_sheet(
                 text = fallback_text(names, row.cells)
             # Labelled once here (same result as quality.label on the unlabelled chunk),
             # so each row builds one frozen Chunk instead of a Chunk plus a replace().
-            words = count_words(text)
-            quality, omit, phrase = classify(text, words, "spreadsheet", cfg)
-            if phrase is not None:
-                flags.append(f"context_dead:{phrase}")
+            words, quality, omit, extra = assess(text, "spreadsheet", cfg)
+            flags.extend(extra)
             chunks.append(
                 Chunk(
                     text=text,
