@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from conftest import PeriodSegmenter
 from notechunk.cli import main
 from notechunk.config import Config, config_from_dict
+from notechunk.finish import normalize_text
 from notechunk.markdown import chunk_markdown, layout_markdown
 from notechunk.markdown.sections import make_parser
-from notechunk.finish import normalize_text
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9)
 

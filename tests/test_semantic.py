@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.chunk import Chunk
 from notechunk import semantic
+from notechunk.chunk import Chunk
 from notechunk.semantic import RULES, TYPES, semantic_type
 
 CASES = [
