@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import bm25s
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,9 @@ from notechunk.config import Config
 from notechunk.corpus import dedupe, score
 from notechunk.finish import finish_file
 from notechunk.qa import retrievability as r
+from notechunk.qa.queries import Queries
 from notechunk.qa.retrievability import retrieval_scores
+from notechunk.qa.termblock import hash_terms, term_block
 
 CFG = Config()
 
@@ -73,24 +76,35 @@ def test_exact_duplicate_inherits_original_score() -> None:
     assert scores[2] == scores[0] == 1.0  # the copy is not in the index
 
 
-def test_rank_matches_bm25s_scores() -> None:
-    """The batched rank equals 1 + documents bm25s scores at least as high."""
-    rng = random.Random(3)
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rank equals 1 + documents bm25s scores at least as high, for any query."""
+    monkeypatch.setattr(r, "MAX_DF_SHARE", 1.0)  # every term usable: the whole index
+    rng = random.Random(seed)
     vocab = [f"t{k}" for k in range(60)]
     texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
-    doc_tokens = [[int(t[1:]) for t in x.split()] for x in texts]
+    chunks = [Chunk(text=t, source="x.md", source_type="markdown") for t in texts]
+    block = term_block(chunks)
+    stats = r.CorpusStats.of_block(block)
+    index = r.build_index([block], stats)
+    loc = r.localise(block, stats)
+    tids = loc.doc_tid
+    doc_tokens = [tids[block.doc_of == d].tolist() for d in range(len(texts))]
     model = bm25s.BM25()
     model.index(
-        (doc_tokens, {t: k for k, t in enumerate(vocab)}),
+        (doc_tokens, {str(k): k for k in range(len(stats.terms))}),
         create_empty_token=False,
         show_progress=False,
     )
-    data = np.asarray(model.scores["data"], dtype=np.float64)
-    indices = np.asarray(model.scores["indices"], dtype=np.int64)
-    indptr = np.asarray(model.scores["indptr"], dtype=np.int64)
     q_doc = [rng.randrange(80) for _ in range(200)]
     q_terms = [sorted(set(rng.sample(doc_tokens[d], k=min(3, len(doc_tokens[d]))))) for d in q_doc]
-    ranks = r._ranks(q_doc, q_terms, data, indices, indptr, 80)
+    queries = Queries(
+        doc=np.asarray(q_doc, dtype=np.int64),
+        size=np.asarray([len(t) for t in q_terms], dtype=np.int64),
+        pair_q=np.repeat(np.arange(200), [len(t) for t in q_terms]).astype(np.int64),
+        pair_tid=np.asarray([t for ts in q_terms for t in ts], dtype=np.int64),
+    )
+    ranks = r.rank_queries(index, loc, queries, 0)
     for d, terms, rank in zip(q_doc, q_terms, ranks, strict=True):
         s = model.get_scores(terms).astype(np.float64)
         # bm25s sums in float32; compare with a tolerance that never flips a strict winner
@@ -100,17 +114,27 @@ def test_rank_matches_bm25s_scores() -> None:
         assert higher + 1 <= rank <= higher + close + 1
 
 
-def test_batches_give_the_same_ranks(monkeypatch: object) -> None:
+def test_blocks_and_batches_give_the_same_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(120)]
     whole = retrieval_scores(chunks)
-    import pytest
+    assert retrieval_scores(chunks, block_size=7) == whole
+    monkeypatch.setattr(r, "_BATCH_LOOKUPS", 50)
+    assert retrieval_scores(chunks) == whole
 
-    mp = pytest.MonkeyPatch()
-    mp.setattr(r, "_BATCH_POSTINGS", 50)
-    try:
-        assert retrieval_scores(chunks) == whole
-    finally:
-        mp.undo()
+
+def test_stats_merge_in_any_order() -> None:
+    chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(60)]
+    parts = [r.CorpusStats.of_block(term_block(chunks[k : k + 9])) for k in range(0, 60, 9)]
+    whole = r.CorpusStats.of_block(term_block(chunks))
+    for merged in (r.merge_stats(parts), r.merge_stats(reversed(parts))):
+        assert merged.n_docs == whole.n_docs and merged.total_len == whole.total_len
+        assert np.array_equal(merged.terms, whole.terms) and np.array_equal(merged.df, whole.df)
+
+
+def test_term_hashes_are_stable() -> None:
+    a = hash_terms(["zoji", "la", "zoji", "x" * 300, "été"])
+    assert a[0] == a[2] and len(set(a.tolist())) == 4
+    assert hash_terms(["été", "zoji"]).tolist() == [a[4], a[0]]
 
 
 @settings(max_examples=40, deadline=None)

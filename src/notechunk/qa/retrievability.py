@@ -1,70 +1,361 @@
 """Self-retrieval score per chunk: do pseudo-queries drawn from a chunk find it again?
 
 Contract:
-- The index is every chunk that is not a duplicate (`duplicate_of` unset), built with
-  bm25s (Lucene BM25, k1=1.5, b=0.75) over each chunk's `embed_text` (what ships to a
-  retriever), tokenised by `notechunk.terms` (the eval's tokeniser too). A duplicate gets
-  its original's score.
-- Pseudo-queries per chunk (at most 1 + `MAX_SENTENCE_QUERIES`):
-  * context query: its context (title and heading path; title, sheet and group for a
-    spreadsheet row) plus the chunk's
-    `CONTEXT_SALIENT_TERMS` most salient terms not already in the heading;
-  * sentence queries: for up to `MAX_SENTENCE_QUERIES` sentences (first, middle, last of
-    those with at least 2 distinct tokens), the `SENTENCE_TERMS` most salient terms.
-  "Salient" = highest IDF in the index, ties by the term itself. Terms found in more than
-  `MAX_DF_SHARE` of the indexed chunks are left out of every query (near stop words carry
-  almost no BM25 weight and cost the most to score).
-- Rank of the chunk for a query = 1 + number of other indexed chunks scoring at least as
-  high (ties count against the chunk, so a copy does not tie for first place). The chunks
-  counted are the candidates a search engine would touch: those holding a query term in
-  at most `CANDIDATE_DF` chunks (the query's rarest term if none is), each scored with
-  BM25 on every query term. With no term that common (small corpora) this is the exact
-  BM25 rank; on large corpora it ignores chunks matching only common terms.
-- `retrieval_score` = mean over the chunk's queries of 1 / rank, in [0, 1]; 1 means every
-  query returned the chunk first; a chunk without any query token scores 0. Rounded to 4
-  decimals.
+- The index is every chunk that is not a duplicate (`duplicate_of` unset), scored with
+  Lucene BM25 (k1 = 1.5, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), as bm25s)
+  over each chunk's `embed_text` (what ships to a retriever), tokenised by
+  `notechunk.terms` (the eval's tokeniser too). A duplicate gets its original's score.
+- Pseudo-queries per chunk (at most 1 + `MAX_SENTENCE_QUERIES`), over "usable" terms only
+  (found in at most `MAX_DF_SHARE` of the indexed chunks: near stop words carry almost no
+  BM25 weight):
+  * context query: the usable terms of its context (title and heading path; title, sheet
+    and group for a row) plus the chunk's `CONTEXT_SALIENT_TERMS` most salient other terms;
+  * sentence queries: of the sentences with at least 2 distinct usable terms, the first,
+    middle and last, each as its `SENTENCE_TERMS` most salient terms;
+  * with neither, its `SENTENCE_TERMS` most salient terms.
+  "Salient" = highest idf; ties go to the term said first (in the chunk, or the sentence).
+- Rank of the chunk for a query = 1 + the number of other indexed chunks whose BM25 score
+  is at least its own (ties count against the chunk, so a copy does not tie for first).
+  This is the exact BM25 rank over the whole index, found with MaxScore pruning, which
+  changes no rank: a query's terms, smallest bound first, are left out of the candidate
+  search while the sum of their largest weights in any other chunk stays below the
+  chunk's own score (a chunk holding only those cannot reach it); every candidate holding
+  one of the remaining terms is then scored on all the query's terms.
+- `retrieval_score` = mean over the chunk's queries of 1 / rank, in [0, 1], rounded to 4
+  decimals; a chunk without any query scores 0.
 
-Deterministic (no randomness, fixed order of summation) and batched: every query is
-scored at once per batch from the bm25s term-score matrix, so 50k chunks take seconds.
+Streaming and vectorised: chunks arrive as blocks (`termblock.TermBlock`, indexed chunks
+only); pass 1 merges each block's `CorpusStats` (mergeable, so blocks can be counted on
+any machine), pass 2 builds the `Index` (the weights of usable terms found in 2 or more
+chunks: the only terms another chunk can share), pass 3 scores each block's queries in a
+few array operations (`score_block`). Deterministic: stable hashes, sorts and sums in a
+fixed order.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
-import bm25s
 import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk
-from notechunk.finish import context_parts
-from notechunk.terms import terms as tokenize
+from notechunk.qa.queries import Queries, block_queries
+from notechunk.qa.termblock import (
+    I64,
+    U64,
+    TermBlock,
+    sorted_unique,
+    term_block,
+    unique_inverse,
+)
 
-MAX_SENTENCE_QUERIES = 3
-SENTENCE_TERMS = 4
-CONTEXT_SALIENT_TERMS = 2
+K1 = 1.5
+B = 0.75
 MAX_DF_SHARE = 0.05
-CANDIDATE_DF = 64
-_BATCH_POSTINGS = 2_000_000
-
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
+_BATCH_LOOKUPS = 4_000_000
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
 
 
-def _context_text(c: Chunk) -> str:
-    return " ".join(context_parts(c.title, c.section_path, c.sheet, c.group))
+def _empty_u64() -> U64:
+    return np.zeros(0, dtype=np.uint64)
 
 
-def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
-    """One score in [0, 1] per chunk, same order (see the module docstring)."""
-    n = len(chunks)
-    if n == 0:
-        return []
+def _empty_i64() -> I64:
+    return np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusStats:
+    """What BM25 needs of the whole index: documents, total length, df per term hash
+    (`terms` sorted). `merge` adds two blocks' statistics; the order of merging is free."""
+
+    n_docs: int = 0
+    total_len: int = 0
+    terms: U64 = field(default_factory=_empty_u64)
+    df: I64 = field(default_factory=_empty_i64)
+
+    @classmethod
+    def of_block(cls, block: TermBlock) -> CorpusStats:
+        local, inv = unique_inverse(block.doc_terms)
+        pairs = sorted_unique(inv * max(block.n_docs, 1) + block.doc_of)
+        df = np.bincount(pairs // max(block.n_docs, 1), minlength=len(local)).astype(np.int64)
+        return cls(block.n_docs, len(block.doc_terms), local, df)
+
+    def merge(self, other: CorpusStats) -> CorpusStats:
+        terms = np.concatenate((self.terms, other.terms))
+        df = np.concatenate((self.df, other.df))
+        if len(terms) == 0:
+            return CorpusStats(self.n_docs + other.n_docs, self.total_len + other.total_len)
+        order = np.argsort(terms, kind="stable")
+        terms, df = terms[order], df[order]
+        starts = np.flatnonzero(np.concatenate(([True], terms[1:] != terms[:-1])))
+        return CorpusStats(
+            n_docs=self.n_docs + other.n_docs,
+            total_len=self.total_len + other.total_len,
+            terms=terms[starts],
+            df=np.add.reduceat(df, starts),
+        )
+
+    @property
+    def max_df(self) -> int:
+        """Terms in more chunks than this are not usable in a query."""
+        return max(2, math.floor(MAX_DF_SHARE * self.n_docs))
+
+    @property
+    def avgdl(self) -> float:
+        return self.total_len / self.n_docs if self.n_docs else 0.0
+
+    def idf(self) -> F64:
+        return np.log(1.0 + (self.n_docs - self.df + 0.5) / (self.df + 0.5))
+
+
+def merge_stats(parts: Iterable[CorpusStats]) -> CorpusStats:
+    """All blocks' statistics as one, merging like sizes first (n log n, not n^2)."""
+    stack: list[CorpusStats] = []
+    for part in parts:
+        stack.append(part)
+        while len(stack) > 1 and len(stack[-2].terms) <= 2 * len(stack[-1].terms):
+            top = stack.pop()
+            stack.append(stack.pop().merge(top))
+    total = CorpusStats()
+    for part in stack:
+        total = total.merge(part)
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """A block's terms as indexes into the corpus vocabulary, and its (doc, term) counts."""
+
+    doc_tid: I64  # per doc-stream token
+    q_tid: I64  # per query-material token; -1 for a term not in the index
+    pair_doc: I64  # distinct (doc, term) of the doc stream, sorted by doc then term
+    pair_tid: I64
+    pair_tf: I64
+    pair_first: I64  # first position of the term in the doc stream
+    doc_len: I64
+
+
+def localise(block: TermBlock, stats: CorpusStats) -> Local:
+    v = max(len(stats.terms), 1)
+    local, inv = unique_inverse(block.doc_terms)
+    doc_tid = _lookup(stats.terms, local)[inv]
+    qlocal, qinv = unique_inverse(block.q_terms)
+    q_tid = _lookup(stats.terms, qlocal)[qinv]
+    keys = block.doc_of * v + doc_tid
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1]))) if len(sk) else order
+    tf = np.diff(np.append(starts, len(sk)))
+    return Local(
+        doc_tid=doc_tid,
+        q_tid=q_tid,
+        pair_doc=sk[starts] // v,
+        pair_tid=sk[starts] % v,
+        pair_tf=tf.astype(np.int64),
+        pair_first=order[starts] - _doc_starts(block)[sk[starts] // v],
+        doc_len=np.bincount(block.doc_of, minlength=block.n_docs).astype(np.int64),
+    )
+
+
+def _doc_starts(block: TermBlock) -> I64:
+    counts = np.bincount(block.doc_of, minlength=block.n_docs)
+    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+
+
+def _lookup(sorted_terms: U64, terms: U64) -> I64:
+    """Index of each term hash in `sorted_terms`, -1 where absent."""
+    if len(sorted_terms) == 0:
+        return np.full(len(terms), -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(sorted_terms, terms), len(sorted_terms) - 1)
+    return np.where(sorted_terms[pos] == terms, pos, -1).astype(np.int64)
+
+
+def bm25_weights(stats: CorpusStats, idf: F64, tid: I64, tf: I64, dl: I64) -> F32:
+    """Lucene BM25 weight of each (term, doc) pair, as float32 (so sums agree bit for bit
+    wherever the same pair is weighed)."""
+    norm = K1 * (1.0 - B + B * dl / (stats.avgdl or 1.0))
+    return (idf[tid] * tf * (K1 + 1.0) / (tf + norm)).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """BM25 weights of the pairs another chunk can share: usable terms in 2+ chunks.
+
+    Term-major (CSR: `indptr` by term, `docs`, `weights`); `keys` = term * n_docs + doc,
+    sorted, finds one (term, doc) weight by binary search; `bound[t]` = the largest weight
+    of term t in any chunk (0 for a term in one chunk only).
+    """
+
+    stats: CorpusStats
+    idf: F64
+    indptr: I64
+    docs: NDArray[np.int32]
+    weights: F64
+    keys: I64
+    bound: F64
+
+
+def build_index(blocks: Iterable[TermBlock], stats: CorpusStats) -> Index:
+    """Pass 2: the blocks again, in the order counted, weighed with the final statistics."""
+    idf = stats.idf()
+    n = max(stats.n_docs, 1)
+    shared = (stats.df >= 2) & (stats.df <= stats.max_df)
+    keys: list[I64] = []
+    weights: list[F64] = []
+    offset = 0
+    for block in blocks:
+        loc = localise(block, stats)
+        keep = shared[loc.pair_tid]
+        tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
+        w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
+        keys.append(tid * n + doc + offset)
+        weights.append(w.astype(np.float64))
+        offset += block.n_docs
+    all_keys = np.concatenate(keys) if keys else _empty_i64()
+    all_w = np.concatenate(weights) if weights else np.zeros(0, dtype=np.float64)
+    order = np.argsort(all_keys, kind="stable")
+    all_keys, all_w = all_keys[order], all_w[order]
+    term = all_keys // n
+    indptr = np.searchsorted(term, np.arange(len(stats.terms) + 1)).astype(np.int64)
+    bound = np.zeros(len(stats.terms), dtype=np.float64)
+    if len(all_keys):
+        starts = np.flatnonzero(np.concatenate(([True], term[1:] != term[:-1])))
+        bound[term[starts]] = np.maximum.reduceat(all_w, starts)
+    return Index(
+        stats=stats,
+        idf=idf,
+        indptr=indptr,
+        docs=(all_keys % n).astype(np.int32),
+        weights=all_w,
+        keys=all_keys,
+        bound=bound,
+    )
+
+
+def score_block(block: TermBlock, index: Index, offset: int) -> F64:
+    """Pass 3: the retrieval score of each chunk of a block (its first doc is `offset`)."""
+    loc = localise(block, index.stats)
+    queries = block_queries(block, loc, index.idf, index.stats.df <= index.stats.max_df)
+    ranks = rank_queries(index, loc, queries, offset)
+    inv = _sums(queries.doc, 1.0 / ranks, block.n_docs)
+    counts = np.bincount(queries.doc, minlength=block.n_docs).astype(np.float64)
+    return np.divide(inv, counts, out=np.zeros(block.n_docs), where=counts > 0)
+
+
+def rank_queries(index: Index, loc: Local, queries: Queries, offset: int) -> F64:
+    """The exact BM25 rank of each query's own chunk (see the module docstring).
+
+    Sums run in one fixed order (essential terms, then the others, each by term), for the
+    chunk and for every candidate alike, so an identical chunk ties bit for bit.
+    """
+    from scipy import sparse
+
+    nq = len(queries.doc)
+    ranks = np.ones(nq, dtype=np.float64)
+    if nq == 0:
+        return ranks
+    n = max(index.stats.n_docs, 1)
+    v = len(index.stats.terms)
+    qg, qt = queries.pair_q, queries.pair_tid
+    own_doc = queries.doc[qg]
+    pos = np.searchsorted(loc.pair_doc * max(v, 1) + loc.pair_tid, own_doc * max(v, 1) + qt)
+    w_own = bm25_weights(index.stats, index.idf, qt, loc.pair_tf[pos], loc.doc_len[own_doc]).astype(
+        np.float64
+    )
+    bound = index.bound[qt]
+    ess = _essential(qg, bound, w_own, nq)
+    rest = ~ess & (bound > 0)
+    # the other terms, largest bound first: looked up one round at a time
+    r_order = np.flatnonzero(rest)[np.lexsort((qt[rest], -bound[rest], qg[rest]))]
+    rq, rt, rb = qg[r_order], qt[r_order], bound[r_order]
+    lone = ~ess & ~rest  # in this chunk only: added last, as for no other chunk
+    own = _sums(qg[ess], w_own[ess], nq)
+    for j in range(_max_run(rq)):
+        pick = _nth(rq, j)
+        own[rq[pick]] += w_own[r_order[pick]]
+    own += _sums(qg[lone], w_own[lone], nq)
+    rest_bound = _sums(rq, rb, nq)
+    r_start = np.searchsorted(rq, np.arange(nq))
+    r_size = np.bincount(rq, minlength=nq)
+    target = queries.doc + offset
+    w = sparse.csr_matrix((index.weights, index.docs, index.indptr), shape=(v, n))
+    df = np.diff(index.indptr)
+    cost = _sums(qg[ess], df[qt[ess]].astype(np.float64), nq)
+    for lo, hi in _batches(cost):
+        sel = ess & (qg >= lo) & (qg < hi)
+        q = sparse.csr_matrix(
+            (np.ones(int(sel.sum())), qt[sel], np.searchsorted(qg[sel], np.arange(lo, hi + 1))),
+            shape=(hi - lo, v),
+        )
+        s = (q @ w).tocoo()
+        cq, cd, part = s.row.astype(np.int64) + lo, s.col.astype(np.int64), s.data
+        left = rest_bound[cq]
+        for j in range(int(r_size[lo:hi].max(initial=0)) + 1):
+            alive = (part + left) * (1.0 + 1e-9) >= own[cq]
+            if j == 0:
+                alive &= cd != target[cq]
+            cq, cd, part, left = cq[alive], cd[alive], part[alive], left[alive]
+            has = r_size[cq] > j
+            if not has.any():
+                break
+            at = r_start[cq[has]] + j
+            look = rt[at] * n + cd[has]
+            found = np.minimum(np.searchsorted(index.keys, look), len(index.keys) - 1)
+            part[has] += np.where(index.keys[found] == look, index.weights[found], 0.0)
+            left[has] -= rb[at]
+        ranks += np.bincount(cq[part >= own[cq]], minlength=nq)
+    return ranks
+
+
+def _sums(groups: I64, values: F64, n: int) -> F64:
+    """Per-group sums in array order (np.bincount, always float64)."""
+    return np.bincount(groups, weights=values, minlength=n).astype(np.float64)
+
+
+def _max_run(keys: I64) -> int:
+    return int(np.bincount(keys).max(initial=0)) if len(keys) else 0
+
+
+def _nth(keys: I64, j: int) -> I64:
+    """Positions of the j-th element of each run of equal (sorted) keys."""
+    start = np.searchsorted(keys, keys)
+    return np.flatnonzero(np.arange(len(keys)) - start == j)
+
+
+def _essential(qg: I64, bound: F64, w_own: F64, nq: int) -> NDArray[np.bool_]:
+    """MaxScore: per query, the terms (smallest bound first) whose bounds add up below the
+    chunk's own score are not essential; a term found in no other chunk never is."""
+    own = _sums(qg, w_own, nq)
+    order = np.lexsort((bound, qg))
+    cum = np.cumsum(bound[order])
+    g = qg[order]
+    first = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1])))
+    run = np.repeat(first, np.diff(np.append(first, len(g))))
+    before = np.where(run > 0, cum[np.maximum(run - 1, 0)], 0.0)
+    pruned = np.empty(len(qg), dtype=bool)
+    pruned[order] = (cum - before) * (1.0 + 1e-9) < own[g]
+    return ~pruned & (bound > 0)
+
+
+def _batches(cost: F64) -> Iterator[tuple[int, int]]:
+    """Ranges of whole queries whose candidate expansion is about `_BATCH_LOOKUPS`."""
+    nq = len(cost)
+    ends = np.cumsum(cost)
+    start = 0
+    while start < nq:
+        base = ends[start - 1] if start else 0.0
+        stop = max(int(np.searchsorted(ends, base + _BATCH_LOOKUPS, side="right")), start + 1)
+        yield start, stop
+        start = stop
+
+
+def index_order(chunks: Sequence[Chunk]) -> tuple[list[int], list[int]]:
+    """Which chunks are indexed (not duplicates), and each chunk's document number."""
     index_of: dict[str, int] = {}
     doc_of_chunk: list[int] = []
     docs: list[int] = []
@@ -76,159 +367,24 @@ def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
             index_of[c.id] = i
         doc_of_chunk.append(len(docs))
         docs.append(i)
-
-    vocab: dict[str, int] = {}
-    doc_tokens: list[list[int]] = []
-    for i in docs:
-        doc_tokens.append(
-            [
-                vocab.setdefault(t, len(vocab))
-                for t in tokenize(chunks[i].embed_text or chunks[i].text)
-            ]
-        )
-    if not vocab:
-        return [0.0] * n
-    n_docs = len(docs)
-    lengths = np.asarray([len(t) for t in doc_tokens], dtype=np.int64)
-    flat_tokens = np.fromiter(
-        (t for toks in doc_tokens for t in toks), dtype=np.int64, count=int(lengths.sum())
-    )
-    pairs = _sorted_unique(
-        np.repeat(np.arange(n_docs, dtype=np.int64), lengths) * len(vocab) + flat_tokens
-    )
-    df = np.bincount(pairs % len(vocab), minlength=len(vocab)).astype(np.int64)
-    idf = np.log((n_docs - df + 0.5) / (df + 0.5) + 1.0)
-    max_df = max(2, math.floor(MAX_DF_SHARE * n_docs))
-    usable = df <= max_df
-
-    model = bm25s.BM25()
-    model.index((doc_tokens, vocab), create_empty_token=False, show_progress=False)
-    data = np.asarray(model.scores["data"], dtype=np.float64)
-    indices = np.asarray(model.scores["indices"], dtype=np.int64)
-    indptr = np.asarray(model.scores["indptr"], dtype=np.int64)
-
-    q_doc: list[int] = []  # target document of each query
-    q_terms: list[list[int]] = []
-    queries_of_doc = [0] * n_docs
-    for d, i in enumerate(docs):
-        for terms in _queries(chunks[i], doc_tokens[d], vocab, idf, usable):
-            q_doc.append(d)
-            q_terms.append(terms)
-            queries_of_doc[d] += 1
-
-    ranks = _ranks(q_doc, q_terms, data, indices, indptr, n_docs)
-    inv = np.zeros(n_docs, dtype=np.float64)
-    if len(q_doc):
-        np.add.at(inv, np.asarray(q_doc, dtype=np.int64), 1.0 / ranks)
-    counts = np.asarray(queries_of_doc, dtype=np.float64)
-    per_doc = np.divide(inv, counts, out=np.zeros(n_docs), where=counts > 0)
-    return [round(float(per_doc[doc_of_chunk[i]]), 4) for i in range(n)]
+    return docs, doc_of_chunk
 
 
-def _sorted_unique(keys: NDArray[np.int64]) -> NDArray[np.int64]:
-    """np.unique by sorting (numpy's hash-based unique is far slower on these sizes)."""
-    keys = np.sort(keys)
-    if len(keys) < 2:
-        return keys
-    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
-
-
-def _salient(terms: Sequence[int], idf: NDArray[np.float64], k: int) -> list[int]:
-    unique = sorted(set(terms), key=lambda t: (-idf[t], t))
-    return unique[:k]
-
-
-def _queries(
-    chunk: Chunk,
-    tokens: list[int],
-    vocab: dict[str, int],
-    idf: NDArray[np.float64],
-    usable: NDArray[np.bool_],
-) -> list[list[int]]:
-    """The chunk's pseudo-queries as lists of distinct term ids (empty ones dropped)."""
-    keep = [t for t in tokens if usable[t]]
-    out: list[list[int]] = []
-    heading = [vocab[t] for t in tokenize(_context_text(chunk)) if t in vocab]
-    heading = [t for t in dict.fromkeys(heading) if usable[t]]
-    if heading:
-        extra = _salient([t for t in keep if t not in heading], idf, CONTEXT_SALIENT_TERMS)
-        out.append(sorted(set(heading + extra)))
-    candidates: list[list[int]] = []
-    for sentence in _sentences(chunk.text):
-        terms = [vocab[t] for t in tokenize(sentence) if t in vocab and usable[vocab[t]]]
-        if len(set(terms)) >= 2:
-            candidates.append(terms)
-    if candidates:
-        picks = sorted({0, (len(candidates) - 1) // 2, len(candidates) - 1})
-        for p in picks[:MAX_SENTENCE_QUERIES]:
-            out.append(sorted(_salient(candidates[p], idf, SENTENCE_TERMS)))
-    elif keep and not out:
-        out.append(sorted(_salient(keep, idf, SENTENCE_TERMS)))
-    return [q for q in out if q]
-
-
-def _ranks(
-    q_doc: list[int],
-    q_terms: list[list[int]],
-    data: NDArray[np.float64],
-    indices: NDArray[np.int64],
-    indptr: NDArray[np.int64],
-    n_docs: int,
-) -> NDArray[np.float64]:
-    """Rank of each query's target document (1 + candidates scoring at least as high).
-
-    Candidates of a query are the documents holding one of its terms with document
-    frequency <= `CANDIDATE_DF` (its rarest term if none is that rare); each candidate is
-    scored on every query term. Exact whenever every term is that rare (small corpora).
-    """
-    nq = len(q_doc)
-    ranks = np.ones(nq, dtype=np.float64)
-    if nq == 0:
-        return ranks
-    df = np.diff(indptr)
-    # one sorted key per posting, term * n_docs + doc, to look up any (term, doc) score
-    gkeys = np.repeat(np.arange(len(df), dtype=np.int64), df) * n_docs + indices
-    if len(gkeys) > 1 and not bool(np.all(gkeys[1:] > gkeys[:-1])):
-        order = np.argsort(gkeys, kind="stable")
-        gkeys, data = gkeys[order], data[order]
-    q_len = np.asarray([len(t) for t in q_terms], dtype=np.int64)
-    q_start = np.concatenate(([0], np.cumsum(q_len)[:-1])).astype(np.int64)
-    flat = np.fromiter((t for ts in q_terms for t in ts), dtype=np.int64, count=int(q_len.sum()))
-    cand: list[list[int]] = []
-    for ts in q_terms:
-        rare = [t for t in ts if df[t] <= CANDIDATE_DF]
-        cand.append(rare or [min(ts, key=lambda t: (df[t], t))])
-    pair_q = np.repeat(np.arange(nq, dtype=np.int64), [len(c) for c in cand])
-    pair_t = np.fromiter((t for c in cand for t in c), dtype=np.int64, count=len(pair_q))
-    q_cost = np.bincount(pair_q, weights=df[pair_t], minlength=nq) * q_len
-    q_end = np.cumsum(q_cost)
-    pair_start = np.searchsorted(pair_q, np.arange(nq + 1), side="left")
-    target = np.asarray(q_doc, dtype=np.int64)
-    start_q = 0
-    while start_q < nq:  # batches of whole queries, about _BATCH_POSTINGS lookups each
-        base = q_end[start_q - 1] if start_q else 0.0
-        stop_q = max(int(np.searchsorted(q_end, base + _BATCH_POSTINGS, side="right")), start_q + 1)
-        lo, hi = pair_start[start_q], pair_start[stop_q]
-        pq, pt = pair_q[lo:hi], pair_t[lo:hi]
-        lengths = df[pt]
-        total = int(lengths.sum())
-        offsets = np.repeat(indptr[pt] - (np.cumsum(lengths) - lengths), lengths)
-        docs = indices[offsets + np.arange(total, dtype=np.int64)]
-        keys = _sorted_unique(np.repeat(pq, lengths) * n_docs + docs)
-        cq, cd = keys // n_docs, keys % n_docs  # candidate (query, doc) pairs
-        reps = q_len[cq]
-        rep = np.repeat(np.arange(len(cq), dtype=np.int64), reps)
-        within = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(
-            np.cumsum(reps) - reps, reps
-        )
-        lookup = flat[q_start[cq][rep] + within] * n_docs + cd[rep]
-        pos = np.minimum(np.searchsorted(gkeys, lookup), len(gkeys) - 1)
-        vals = np.where(gkeys[pos] == lookup, data[pos], 0.0)
-        sums = np.bincount(rep, weights=vals, minlength=len(cq))
-        own = cd == target[cq]
-        target_score = np.zeros(nq, dtype=np.float64)
-        target_score[cq[own]] = sums[own]
-        beats = ~own & (sums >= target_score[cq])
-        ranks[start_q:stop_q] += np.bincount(cq[beats], minlength=nq)[start_q:stop_q]
-        start_q = stop_q
-    return ranks
+def retrieval_scores(chunks: Sequence[Chunk], block_size: int = 20_000) -> list[float]:
+    """One score in [0, 1] per chunk, same order, all in memory (see the module docstring)."""
+    if not chunks:
+        return []
+    docs, doc_of_chunk = index_order(chunks)
+    blocks = [
+        term_block([chunks[i] for i in docs[k : k + block_size]])
+        for k in range(0, len(docs), block_size)
+    ]
+    stats = merge_stats(CorpusStats.of_block(b) for b in blocks)
+    index = build_index(blocks, stats)
+    per_doc: list[F64] = []
+    offset = 0
+    for b in blocks:
+        per_doc.append(score_block(b, index, offset))
+        offset += b.n_docs
+    scores = np.concatenate(per_doc)
+    return [round(float(scores[d]), 4) for d in doc_of_chunk]

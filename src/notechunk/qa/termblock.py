@@ -1,0 +1,141 @@
+"""A block of chunks as flat arrays of term hashes: the input of every retrieval pass.
+
+Each chunk gives two token streams, both through the one BM25 tokeniser
+(`notechunk.terms`): the document it is indexed as (its `embed_text`, or its `text` when
+that is empty) and the material its pseudo-queries are drawn from (segment 0: its context,
+title and heading path, or title, sheet and group for a row; segments 1..k: the sentences
+of its text). When `embed_text` is the usual context-then-text, the two streams hold the
+same tokens and the text is tokenised once.
+
+Terms are identified by a stable 64-bit hash (FNV-1a over the UTF-8 bytes, then a
+murmur3 finaliser), computed for a whole block at once in numpy: no vocabulary of strings
+is ever held, so memory does not grow with the number of distinct words, and blocks made
+in other processes agree. Two distinct terms share a hash with probability ~n^2/2^65
+(about 1e-6 for 5 million distinct terms); they would then count as one term.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk.chunk import Chunk
+from notechunk.finish import context_parts, embed_text
+from notechunk.terms import terms as tokenize
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+U64 = NDArray[np.uint64]
+I64 = NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class TermBlock:
+    """Tokens of `n_docs` chunks, flat and in chunk order.
+
+    `doc_terms`/`doc_of` is the indexed document of each chunk (BM25 counts these);
+    `q_terms`/`q_doc`/`q_seg` is the query material: segment 0 the context, 1.. the
+    sentences, each token tagged with its chunk and segment.
+    """
+
+    n_docs: int
+    doc_terms: U64
+    doc_of: I64
+    q_terms: U64
+    q_doc: I64
+    q_seg: I64
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(text) if s.strip()]
+
+
+def term_block(chunks: Sequence[Chunk]) -> TermBlock:
+    """The token streams of `chunks` (see the module docstring)."""
+    q_tokens: list[str] = []
+    q_doc: list[int] = []
+    q_seg: list[int] = []
+    doc_tokens: list[str] = []
+    doc_len: list[int] = []
+    for d, c in enumerate(chunks):
+        parts = context_parts(c.title, c.section_path, c.sheet, c.group)
+        start = len(q_tokens)
+        ctx = tokenize(" ".join(parts))
+        q_tokens += ctx
+        q_seg += [0] * len(ctx)
+        for k, sentence in enumerate(sentences(c.text), start=1):
+            toks = tokenize(sentence)
+            q_tokens += toks
+            q_seg += [k] * len(toks)
+        q_doc += [d] * (len(q_tokens) - start)
+        indexed = c.embed_text or c.text
+        if indexed == embed_text(parts, c.text) or (not c.embed_text and not parts):
+            doc_tokens += q_tokens[start:]
+            doc_len.append(len(q_tokens) - start)
+        else:
+            toks = tokenize(indexed)
+            doc_tokens += toks
+            doc_len.append(len(toks))
+    n = len(chunks)
+    return TermBlock(
+        n_docs=n,
+        doc_terms=hash_terms(doc_tokens),
+        doc_of=np.repeat(np.arange(n, dtype=np.int64), np.asarray(doc_len, dtype=np.int64)),
+        q_terms=hash_terms(q_tokens),
+        q_doc=np.asarray(q_doc, dtype=np.int64),
+        q_seg=np.asarray(q_seg, dtype=np.int64),
+    )
+
+
+def hash_terms(tokens: list[str]) -> U64:
+    """Stable 64-bit hash of each token (FNV-1a, then the murmur3 64-bit finaliser)."""
+    n = len(tokens)
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64)
+    data = np.frombuffer("\x00".join(tokens).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    ends = np.flatnonzero(data == 0)  # \x00 is never part of a \w token
+    starts = np.concatenate(([0], ends + 1)).astype(np.int64)
+    lengths = np.concatenate((ends, [len(data)])).astype(np.int64) - starts
+    order = np.argsort(-lengths, kind="stable")  # longest first: position k touches a prefix
+    starts_sorted, lengths_sorted = starts[order], lengths[order]
+    h = np.full(n, _FNV_OFFSET, dtype=np.uint64)
+    longest = int(lengths_sorted[0])
+    # tokens longer than `pos`, for every pos (lengths are in descending order)
+    alive = np.searchsorted(-lengths_sorted, -np.arange(longest), side="left")
+    with np.errstate(over="ignore"):
+        for pos in range(longest):
+            active = int(alive[pos])
+            byte = data[starts_sorted[:active] + pos].astype(np.uint64)
+            h[:active] = (h[:active] ^ byte) * _FNV_PRIME
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xC4CEB9FE1A85EC53)
+        h ^= h >> np.uint64(33)
+    out = np.empty(n, dtype=np.uint64)
+    out[order] = h
+    return out
+
+
+def sorted_unique(keys: NDArray[np.int64]) -> NDArray[np.int64]:
+    """np.unique by sorting (numpy's hash-based unique is far slower on these sizes)."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+
+
+def unique_inverse(values: U64) -> tuple[U64, I64]:
+    """Sorted distinct values and each input's index into them (by sorting)."""
+    order = np.argsort(values, kind="stable")
+    s = values[order]
+    start = np.concatenate(([True], s[1:] != s[:-1])) if len(s) else np.zeros(0, dtype=bool)
+    inv = np.empty(len(values), dtype=np.int64)
+    inv[order] = np.cumsum(start) - 1
+    return s[start], inv
