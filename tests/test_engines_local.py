@@ -25,7 +25,7 @@ def test_batches_are_contiguous_and_cover_every_file(tmp_path: Path) -> None:
 
 def test_two_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> None:
     files = discover(notes(tmp_path, [30, 5, 80, 12, 7, 50])).files
-    one = process_files(files, Config(), workers=1)
-    two = process_files(files, Config(), workers=2)
+    one = list(process_files(files, Config(), workers=1))
+    two = list(process_files(files, Config(), workers=2))
     assert [o.result for o in one] == [o.result for o in two]
     assert [o.result.source for o in one] == [f.rel for f in files]

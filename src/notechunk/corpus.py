@@ -8,11 +8,17 @@ a pure function of its input and the config.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import DedupeConfig
+from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,3 +84,169 @@ def score(chunks: Sequence[Chunk]) -> list[Chunk]:
 
     scores = retrieval_scores(chunks)
     return [replace(c, retrieval_score=s) for c, s in zip(chunks, scores, strict=True)]
+
+
+# --- streaming form: the same passes over spill files (memory flat in corpus size) ---
+
+SCORE_BLOCK = 20_000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpilledCorpus:
+    """A corpus on disk: Markdown and sheet results spilled in discovery order, and what
+    the passes need in memory (per chunk: 8 bytes of dedupe result and an omit bit).
+
+    `original[i]` is -1, or the output ordinal of the chunk that chunk i duplicates.
+    """
+
+    folder: Path
+    markdown: Path
+    sheets: Path
+    n_markdown: int
+    n_sheets: int
+    original: NDArray[np.int64]
+    discarded: tuple[DiscardedRow, ...] = ()
+    reports: tuple[SheetReport, ...] = ()
+    errors: tuple[FileError, ...] = ()
+
+    omitted: NDArray[np.bool_]  # omitted by its runner or its label (before dedupe)
+
+    @property
+    def surviving(self) -> int:
+        """Chunks that reach chunks.jsonl.gz."""
+        return int(np.count_nonzero(~self.omitted & (self.original < 0)))
+
+
+def key_hash(key: str) -> tuple[int, int]:
+    """A dedupe key as 128 bits (a set of 16-byte digests, never of strings)."""
+    d = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
+
+
+def originals(
+    hi: NDArray[np.uint64], lo: NDArray[np.uint64], omit: NDArray[np.bool_]
+) -> NDArray[np.int64]:
+    """`dedupe` on key hashes: per chunk -1, or the ordinal of the first surviving chunk
+    with its key (omitted chunks are never originals and never duplicates)."""
+    n = len(hi)
+    out = np.full(n, -1, dtype=np.int64)
+    live = np.flatnonzero(~omit)
+    if len(live) < 2:
+        return out
+    order = live[np.lexsort((live, lo[live], hi[live]))]
+    same = (hi[order][1:] == hi[order][:-1]) & (lo[order][1:] == lo[order][:-1])
+    start = np.concatenate(([True], ~same))
+    first = order[np.flatnonzero(start)]
+    run = np.cumsum(start) - 1
+    dup = ~start
+    out[order[dup]] = first[run[dup]]
+    return out
+
+
+def spill(
+    results: Iterable[FileResult],
+    folder: Path,
+    cfg: DedupeConfig,
+    discovery_errors: Iterable[FileError] = (),
+) -> SpilledCorpus:
+    """Pass 0: every file's result to disk as it arrives (Markdown and sheets apart, so
+    output order is Markdown then sheets), keeping only key hashes and small records."""
+    hashes: dict[str, list[tuple[int, int]]] = {"markdown": [], "spreadsheet": []}
+    omits: dict[str, list[bool]] = {"markdown": [], "spreadsheet": []}
+    discarded: list[DiscardedRow] = []
+    reports: list[SheetReport] = []
+    errors = list(discovery_errors)
+    paths = {"markdown": folder / "markdown.spill", "spreadsheet": folder / "sheets.spill"}
+    with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
+        writers = {"markdown": md, "spreadsheet": sh}
+        for r in results:
+            for kind in ("markdown", "spreadsheet"):
+                mine = tuple(c for c in r.chunks if c.source_type == kind)
+                if mine:
+                    writers[kind].add(FileResult(source=r.source, chunks=mine))
+                    hashes[kind] += [key_hash(dedupe_key(c, cfg)) for c in mine]
+                    omits[kind] += [c.omit for c in mine]
+            discarded += r.discarded
+            reports += r.reports
+            errors += r.errors
+    both = hashes["markdown"] + hashes["spreadsheet"]
+    hl = np.asarray(both, dtype=np.uint64).reshape(-1, 2)
+    omit = np.asarray(omits["markdown"] + omits["spreadsheet"], dtype=bool)
+    return SpilledCorpus(
+        folder=folder,
+        markdown=paths["markdown"],
+        sheets=paths["spreadsheet"],
+        n_markdown=len(hashes["markdown"]),
+        n_sheets=len(hashes["spreadsheet"]),
+        original=originals(hl[:, 0], hl[:, 1], omit),
+        discarded=tuple(discarded),
+        reports=tuple(reports),
+        errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
+        omitted=omit,
+    )
+
+
+def deduped(sc: SpilledCorpus) -> Iterator[Chunk]:
+    """Every chunk in output order, duplicates marked as `dedupe` marks them."""
+    needed = set(sc.original[sc.original >= 0].tolist())
+    ids: dict[int, str] = {}
+    i = 0
+    for path in (sc.markdown, sc.sheets):
+        for r in read_spill(path):
+            for c in r.chunks:
+                o = int(sc.original[i])
+                if o >= 0:
+                    c = replace(c, duplicate_of=ids[o], omit=True, flags=(*c.flags, "duplicate"))
+                elif i in needed:
+                    ids[i] = c.id
+                yield c
+                i += 1
+
+
+def blocks(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
+    block: list[Chunk] = []
+    for c in chunks:
+        block.append(c)
+        if len(block) == size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
+    """Retrieval score of every chunk in output order, unrounded (qa.retrievability's three passes:
+    statistics while the token blocks are spilled, the index, then each block's queries)."""
+    from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
+    from notechunk.qa.termblock import TermBlock, term_block
+
+    indexed = sc.original < 0
+    terms = ArraySpill(sc.folder / "terms.spill")
+
+    def counted() -> Iterator[CorpusStats]:
+        live = (c for c, keep in zip(deduped(sc), indexed, strict=True) if keep)
+        for block in blocks(live, block_size):
+            tb = term_block(block)
+            terms.add(
+                (np.asarray([tb.n_docs]), tb.doc_terms, tb.doc_of, tb.q_terms, tb.q_doc, tb.q_seg)
+            )
+            yield CorpusStats.of_block(tb)
+
+    def spilled() -> Iterator[TermBlock]:
+        for n, *arrays in terms:
+            yield TermBlock(int(n[0]), *arrays)  # type: ignore[arg-type]
+
+    stats = merge_stats(counted())
+    index = build_index(spilled(), stats)
+    per_doc: list[NDArray[np.float64]] = []
+    offset = 0
+    for tb in spilled():
+        per_doc.append(score_block(tb, index, offset))
+        offset += tb.n_docs
+    del index
+    terms.path.unlink(missing_ok=True)
+    doc_score = np.concatenate(per_doc) if per_doc else np.zeros(0)
+    doc_of = np.cumsum(indexed) - 1
+    dup = ~indexed
+    doc_of[dup] = doc_of[sc.original[dup]]
+    return doc_score[doc_of] if len(doc_of) else np.zeros(0)

@@ -1,7 +1,12 @@
 """run(): the whole job as the list of its passes (SPEC §1).
 
     discover -> process each file (read, cut into pieces, finish into chunks)
-             -> corpus passes (dedupe, retrieval scores, metrics) -> publish OUT
+             -> spill each file's chunks to disk as they arrive -> dedupe (key hashes)
+             -> retrieval scores (statistics, index, queries: passes over the spill)
+             -> write every output as the scored chunks stream past (metrics counted on
+                the way) -> publish OUT
+
+Nothing holds the whole corpus: memory grows with a few bytes per chunk, not its text.
 
 Per-file work is a pure function of (file bytes, config), run by an engine
 (`engines.local`: a process pool, results in discovery order, so `--workers N` changes
@@ -14,20 +19,22 @@ callback; the pipeline prints nothing. `collect` is the same path without the fi
 from __future__ import annotations
 
 import hashlib
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from notechunk.chunk import FileError
+from notechunk.chunk import Chunk, FileError, FileResult
 from notechunk.config import Config
-from notechunk.corpus import Corpus, dedupe, gather, score
-from notechunk.discover import discover
+from notechunk.corpus import Corpus, SpilledCorpus, deduped, score, spill, spilled_scores
+from notechunk.discover import SourceFile, discover
 from notechunk.engines.local import Progress, process_files
 from notechunk.errors import OutputError
 from notechunk.io import publish
-from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key
+from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from notechunk.io.jsonio import dumps
-from notechunk.process import FileOutcome
-from notechunk.qa.artifacts import write_outputs
+from notechunk.qa.artifacts import write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
 
 
@@ -55,6 +62,55 @@ class Collected:
     run_key: str | None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Streamed:
+    """The streaming form of `Collected`: the corpus spilled to disk (`chunks()` reads it
+    back in output order, duplicates marked), with the run key of its inputs."""
+
+    files: int
+    spilled: SpilledCorpus
+    run_key: str | None
+
+    def chunks(self) -> Iterator[Chunk]:
+        return deduped(self.spilled)
+
+
+def stream(
+    src: Path,
+    cfg: Config,
+    work: Path,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    cache_root: Path | None = None,
+    exclude: list[Path] | None = None,
+) -> Streamed:
+    """Discover, process each file, spill the results under `work` as they arrive, dedupe:
+    every chunk `run` would ship, with memory that does not grow with the corpus."""
+    found = discover(src, exclude=exclude or [])
+    cfg_key = config_key(cfg, code_fingerprint())
+    keys: list[tuple[str, str | None]] = []
+
+    def results() -> Iterator[FileResult]:
+        for o in process_files(
+            found.files,
+            cfg,
+            workers=workers,
+            cache_root=cache_root,
+            cfg_key=cfg_key,
+            progress=progress,
+        ):
+            keys.append((o.result.source, o.key))
+            yield o.result
+
+    spilled = spill(results(), work, cfg.dedupe, found.errors)
+    return Streamed(
+        files=len(found.files),
+        spilled=spilled,
+        run_key=_run_key(cfg_key, keys, spilled.errors),
+    )
+
+
 def collect(
     src: Path,
     cfg: Config,
@@ -64,17 +120,22 @@ def collect(
     cache_root: Path | None = None,
     exclude: list[Path] | None = None,
 ) -> Collected:
-    """Discover, process each file, gather and dedupe: every chunk `run` would ship."""
-    found = discover(src, exclude=exclude or [])
-    cfg_key = config_key(cfg, code_fingerprint())
-    outcomes = process_files(
-        found.files, cfg, workers=workers, cache_root=cache_root, cfg_key=cfg_key, progress=progress
-    )
-    corpus = gather((o.result for o in outcomes), found.errors)
-    corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
-    return Collected(
-        files=len(found.files), corpus=corpus, run_key=_run_key(cfg_key, outcomes, corpus.errors)
-    )
+    """`stream` held in memory: every chunk `run` would ship, as one `Corpus`."""
+    with tempfile.TemporaryDirectory(prefix="notechunk-") as tmp:
+        got = stream(
+            src,
+            cfg,
+            Path(tmp),
+            workers=workers,
+            progress=progress,
+            cache_root=cache_root,
+            exclude=exclude,
+        )
+        sc = got.spilled
+        corpus = Corpus(
+            chunks=tuple(got.chunks()), discarded=sc.discarded, reports=sc.reports, errors=sc.errors
+        )
+    return Collected(files=got.files, corpus=corpus, run_key=got.run_key)
 
 
 def run(
@@ -87,38 +148,62 @@ def run(
 ) -> RunResult:
     """The whole job: SRC in, OUT written (SPEC §2). Returns counts and the file errors.
 
-    When neither the inputs, the code nor the config changed and OUT still holds the
-    previous run intact (every file matches its manifest hash), nothing is rewritten.
+    When neither the inputs, the code nor the config changed, every file is in the cache
+    and OUT still holds the previous run intact (every file matches its manifest hash),
+    nothing is processed or rewritten.
     """
     publish.check_out(out, src)
     with publish.exclusive(out):
-        got = collect(
-            src,
-            cfg,
-            workers=workers,
-            progress=progress,
-            cache_root=out / CACHE_DIR if use_cache else None,
-            exclude=[out, *publish.own_folders(out)],
-        )
         previous = publish.read_manifest(out)
         publish.remove_leftovers(out)
-        unchanged = got.run_key is not None and previous.run_key == got.run_key
-        if use_cache and unchanged and publish.outputs_intact(out, previous):
-            metrics = Metrics.from_json(previous.metrics)
-        else:
-            metrics = _score_and_publish(got, out, cfg, progress)
-    corpus = got.corpus
+        exclude = [out, *publish.own_folders(out)]
+        cache_root = out / CACHE_DIR if use_cache else None
+        if cache_root is not None and previous.run_key is not None:
+            found = discover(src, exclude=exclude)
+            key = _cached_run_key(found.files, found.errors, cfg, cache_root)
+            if key == previous.run_key and publish.outputs_intact(out, previous):
+                metrics = Metrics.from_json(previous.metrics)
+                return RunResult(
+                    files=len(found.files),
+                    markdown_chunks=metrics.source_type["markdown"].total,
+                    sheet_chunks=metrics.source_type["spreadsheet"].total,
+                    errors=tuple(sorted(found.errors, key=lambda e: (e.source, e.stage))),
+                    metrics=metrics,
+                )
+        staging = publish.staging_dir(out)
+        try:
+            got = stream(
+                src,
+                cfg,
+                staging / ".work",
+                workers=workers,
+                progress=progress,
+                cache_root=cache_root,
+                exclude=exclude,
+            )
+            metrics = _score_and_write(got, staging, cfg, progress)
+            shutil.rmtree(staging / ".work")
+        except OSError as exc:
+            publish.remove_leftovers(out)
+            raise OutputError(
+                f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
+                "earlier outputs kept"
+            ) from None
+        publish.publish(staging, out, metrics.to_json(), got.run_key)
+        if progress:
+            progress("qa", 1, 1)
+    sc = got.spilled
     return RunResult(
         files=got.files,
-        markdown_chunks=len(corpus.markdown),
-        sheet_chunks=len(corpus.sheets),
-        errors=corpus.errors,
+        markdown_chunks=sc.n_markdown,
+        sheet_chunks=sc.n_sheets,
+        errors=sc.errors,
         metrics=metrics,
     )
 
 
 def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:
-    """The corpus passes after dedupe: retrieval scores, then the metrics."""
+    """The corpus passes after dedupe, in memory: retrieval scores, then the metrics."""
     corpus = replace(corpus, chunks=tuple(score(corpus.chunks)))
     metrics = compute_metrics(
         corpus.chunks,
@@ -130,36 +215,58 @@ def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:
     return corpus, metrics
 
 
-def _score_and_publish(
-    got: Collected, out: Path, cfg: Config, progress: Progress | None
+def _score_and_write(
+    got: Streamed, staging: Path, cfg: Config, progress: Progress | None
 ) -> Metrics:
+    """The corpus passes over the spill (retrieval scores), then every output written as
+    the scored chunks stream past (metrics counted on the way)."""
     if progress:
         progress("qa", 0, 1)
-    corpus, metrics = measure(got.corpus, cfg)
-    staging = publish.staging_dir(out)
-    try:
-        write_outputs(staging, corpus, metrics, cfg)
-    except OSError as exc:
-        publish.remove_leftovers(out)
-        raise OutputError(
-            f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
-            "earlier outputs kept"
-        ) from None
-    publish.publish(staging, out, metrics.to_json(), got.run_key)
-    if progress:
-        progress("qa", 1, 1)
-    return metrics
+    sc = got.spilled
+    scores = spilled_scores(sc)
+    scored = (
+        replace(c, retrieval_score=round(float(s), 4))
+        for c, s in zip(got.chunks(), scores, strict=True)
+    )
+    return write_stream(
+        staging,
+        scored,
+        surviving=sc.surviving,
+        discarded=sc.discarded,
+        reports=sc.reports,
+        errors=sc.errors,
+        cfg=cfg,
+    )
+
+
+def _cached_run_key(
+    files: Sequence[SourceFile], errors: Sequence[FileError], cfg: Config, cache_root: Path
+) -> str | None:
+    """The run key a run would get if every file is in the cache (an entry is only ever
+    written for a file without errors), else None: found without processing anything."""
+    cfg_key = config_key(cfg, code_fingerprint())
+    cache = Cache(cache_root)
+    keys: list[tuple[str, str | None]] = []
+    for f in files:
+        try:
+            key = file_key(f.path.read_bytes(), f.rel, cfg_key)
+        except OSError:
+            return None
+        if not cache.has(key):
+            return None
+        keys.append((f.rel, key))
+    return _run_key(cfg_key, keys, sorted(errors, key=lambda e: (e.source, e.stage)))
 
 
 def _run_key(
-    cfg_key: str, outcomes: list[FileOutcome], errors: tuple[FileError, ...]
+    cfg_key: str, keys: Sequence[tuple[str, str | None]], errors: Sequence[FileError]
 ) -> str | None:
     """Identity of a run's inputs (file contents, names, code, config); None if a file was
     unread (its content is unknown, so the run cannot be called unchanged)."""
-    if any(o.key is None for o in outcomes):
+    if any(key is None for _, key in keys):
         return None
     h = hashlib.sha256(cfg_key.encode())
-    for o in outcomes:
-        h.update(f"{o.result.source}\x00{o.key}\x00".encode("utf-8", "surrogateescape"))
+    for source, key in keys:
+        h.update(f"{source}\x00{key}\x00".encode("utf-8", "surrogateescape"))
     h.update(dumps([e.to_json() for e in errors]).encode())
     return h.hexdigest()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
@@ -67,21 +67,24 @@ def process_files(
     cache_root: Path | None = None,
     cfg_key: str = "",
     progress: Progress | None = None,
-) -> list[FileOutcome]:
-    """One outcome per file, in the order of `files`, whatever the number of workers."""
+) -> Iterator[FileOutcome]:
+    """One outcome per file, in the order of `files`, whatever the number of workers,
+    yielded as each batch finishes (so the caller can spill it and let it go)."""
     total = len(files)
-    results: list[FileOutcome] = []
+    done = 0
     parts = batches(files, workers)
     if workers <= 1 or len(parts) <= 1:
         for part in parts:
-            results.extend(process_batch(part, cfg, cache_root, cfg_key))
+            outcomes = process_batch(part, cfg, cache_root, cfg_key)
+            done += len(outcomes)
             if progress:
-                progress("chunk", len(results), total)
-        return results
+                progress("chunk", done, total)
+            yield from outcomes
+        return
     n = len(parts)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
-        for done in pool.map(process_batch, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n):
-            results.extend(done)
+        for outcomes in pool.map(process_batch, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n):
+            done += len(outcomes)
             if progress:
-                progress("chunk", len(results), total)
-    return results
+                progress("chunk", done, total)
+            yield from outcomes

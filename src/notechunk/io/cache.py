@@ -52,6 +52,10 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
+    def has(self, key: str) -> bool:
+        """Whether an entry for `key` exists (not whether it parses: `get` checks that)."""
+        return self._path(key).is_file()
+
     def get(self, key: str) -> FileResult | None:
         """The cached result, or None when absent, torn or of a foreign shape."""
         try:

@@ -10,9 +10,15 @@ import gzip
 import json
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
+
+import msgspec
 
 from notechunk.chunk import Chunk
+
+_CHUNK_ENCODER = msgspec.json.Encoder(order="sorted")
 
 
 def dumps(obj: object, *, indent: int | None = None) -> str:
@@ -40,6 +46,32 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
         raise
 
 
+@contextmanager
+def atomic_open(path: Path) -> Iterator[BinaryIO]:
+    """A file written in steps, then fsynced and moved into place (as atomic_write_bytes);
+    on an error the temporary file is removed and `path` is untouched."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def chunk_line(chunk: Chunk) -> bytes:
+    """One JSONL line of a chunk: the bytes of `dumps(chunk.to_json())` and a newline,
+    encoded straight from the dataclass by msgspec (3-4x faster than json + to_json)."""
+    try:
+        return _CHUNK_ENCODER.encode(chunk) + b"\n"
+    except (UnicodeEncodeError, TypeError, OverflowError):
+        return (dumps(chunk.to_json()) + "\n").encode("utf-8")
+
+
 def write_json(path: Path, obj: object) -> None:
     """A readable JSON file (indent 2, sorted keys, trailing newline), written atomically."""
     atomic_write_bytes(path, (dumps(obj, indent=2) + "\n").encode("utf-8"))
@@ -55,12 +87,21 @@ def jsonl_bytes(rows: Iterable[object]) -> bytes:
 
 
 def write_jsonl(path: Path, chunks: Iterable[Chunk]) -> None:
-    atomic_write_bytes(path, jsonl_bytes(c.to_json() for c in chunks))
+    atomic_write_bytes(path, b"".join(chunk_line(c) for c in chunks))
+
+
+GZIP_LEVEL = 3
+"""chunks.jsonl.gz: level 3 costs a third of level 6's time for 14% more bytes (bench/)."""
 
 
 def gzip_bytes(raw: bytes) -> bytes:
     """gzip with mtime 0 and no file name: the same input gives the same bytes."""
-    return gzip.compress(raw, compresslevel=6, mtime=0)
+    return gzip.compress(raw, compresslevel=GZIP_LEVEL, mtime=0)
+
+
+def gzip_writer(fh: BinaryIO) -> gzip.GzipFile:
+    """A streaming gzip writer with the header of `gzip_bytes` (mtime 0, no name)."""
+    return gzip.GzipFile(filename="", fileobj=fh, mode="wb", compresslevel=GZIP_LEVEL, mtime=0)
 
 
 def read_jsonl(path: Path) -> list[Chunk]:

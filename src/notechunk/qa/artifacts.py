@@ -15,23 +15,25 @@ import csv
 import io
 import random
 from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError
+from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
 from notechunk.io.jsonio import (
+    atomic_open,
     atomic_write_bytes,
-    gzip_bytes,
-    jsonl_bytes,
+    chunk_line,
+    dumps,
+    gzip_writer,
     write_json,
-    write_jsonl,
     write_text,
 )
-from notechunk.qa.metrics import Metrics, location
-from notechunk.qa.report import render_report
-from notechunk.semantic import semantic_summary
+from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
+from notechunk.qa.report import MAX_TABLE_ROWS, render_report
+from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
 
@@ -53,12 +55,16 @@ def neutralise_cell(value: object) -> str:
 
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     """UTF-8 (with BOM, for Excel) CSV, every cell neutralised, CRLF row ends."""
+    return "\ufeff".encode() + _csv_rows([header]) + _csv_rows(rows)
+
+
+def _csv_rows(rows: Iterable[Sequence[object]]) -> bytes:
+    """CSV lines (no BOM) of `rows`, every cell neutralised."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow([neutralise_cell(h) for h in header])
     for row in rows:
         writer.writerow([neutralise_cell(v) for v in row])
-    return buf.getvalue().encode("utf-8-sig")
+    return buf.getvalue().encode("utf-8")
 
 
 def flag_reason(c: Chunk, cfg: Config) -> str:
@@ -102,20 +108,17 @@ def _cell(value: object) -> object:
     return "" if value is None else value
 
 
-def _flagged_csv(rows: Sequence[dict[str, Any]]) -> bytes:
-    def line(r: dict[str, Any]) -> list[object]:
-        out: list[object] = []
-        for col in FLAGGED_COLUMNS:
-            v = r.get(col)
-            if col == "flags":
-                out.append(";".join(v or []))
-            elif col == "lines":
-                out.append(f"{v[0]}-{v[1]}" if v else "")
-            else:
-                out.append(_cell(v))
-        return out
-
-    return csv_bytes(FLAGGED_COLUMNS, (line(r) for r in rows))
+def _flagged_line(r: dict[str, Any]) -> list[object]:
+    out: list[object] = []
+    for col in FLAGGED_COLUMNS:
+        v = r.get(col)
+        if col == "flags":
+            out.append(";".join(v or []))
+        elif col == "lines":
+            out.append(f"{v[0]}-{v[1]}" if v else "")
+        else:
+            out.append(_cell(v))
+    return out
 
 
 def discarded_rows_json(discarded: Sequence[DiscardedRow]) -> list[dict[str, Any]]:
@@ -199,30 +202,127 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
+    """Which surviving chunks (by their rank among survivors) `sample` draws."""
+    return sorted(random.Random(seed).sample(range(surviving), min(size, surviving)))
+
+
+class SemanticTally:
+    """`semantic_summary` one chunk at a time (counts, the first examples of each type)."""
+
+    def __init__(self, examples_per_type: int = 3) -> None:
+        self.k = examples_per_type
+        self.counts: dict[str, int] = dict.fromkeys(TYPES, 0)
+        self.examples: dict[str, list[dict[str, object]]] = {t: [] for t in TYPES}
+
+    def add(self, c: Chunk) -> None:
+        t = c.semantic_type or semantic_type(c.text, c.source_type)
+        self.counts[t] = self.counts.get(t, 0) + 1
+        bucket = self.examples.setdefault(t, [])
+        if len(bucket) < self.k:
+            bucket.append({"id": c.id, "source": c.source, "text": snippet(c.text, 240)})
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "rules": [{"name": r.name, "description": r.description} for r in RULES]
+            + [{"name": FALLBACK, "description": "anything else"}],
+            "counts": self.counts,
+            "examples": self.examples,
+        }
+
+
 def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -> None:
-    """Write every output file of a run into `folder` (the staging folder of OUT)."""
-    chunks = corpus.chunks
-    write_jsonl(folder / "stages" / "markdown_chunks.jsonl", corpus.markdown)
-    write_jsonl(folder / "stages" / "excel_chunks.jsonl", corpus.sheets)
-    surviving = [c for c in chunks if not c.omit]
-    atomic_write_bytes(
-        folder / "chunks.jsonl.gz", gzip_bytes(jsonl_bytes(c.to_json() for c in surviving))
+    """Write every output file of an in-memory corpus into `folder` (as `write_stream`)."""
+    surviving = sum(1 for c in corpus.chunks if not c.omit)
+    got = write_stream(
+        folder,
+        corpus.chunks,
+        surviving=surviving,
+        discarded=corpus.discarded,
+        reports=corpus.reports,
+        errors=corpus.errors,
+        cfg=cfg,
     )
+    if got != metrics:
+        raise ValueError("write_outputs: metrics do not match the corpus")
+
+
+def write_stream(
+    folder: Path,
+    chunks: Iterable[Chunk],
+    *,
+    surviving: int,
+    discarded: Sequence[DiscardedRow],
+    reports: Sequence[SheetReport],
+    errors: Sequence[FileError],
+    cfg: Config,
+) -> Metrics:
+    """Write every output file of a run into `folder` (the staging folder of OUT) as the
+    finished chunks stream past, in output order (`surviving`: how many are not omitted,
+    to draw the sample); the metrics are counted on the way and returned."""
+    picks = iter(sample_picks(surviving, cfg.qa.sample_size, cfg.qa.seed))
+    pick = next(picks, -1)
+    tally = MetricsTally(cfg.qa.lowest_scores_listed)
+    sem = SemanticTally()
+    head: list[dict[str, Any]] = []
+    n_flagged = kept = 0
     qa = folder / "qa"
-    semantic = semantic_summary(surviving)
-    flagged = flagged_rows(chunks, cfg)
-    drows = discarded_rows_json(corpus.discarded)
-    errors = errors_json(corpus.errors)
+    with ExitStack() as stack:
+        md = stack.enter_context(atomic_open(folder / "stages" / "markdown_chunks.jsonl"))
+        sh = stack.enter_context(atomic_open(folder / "stages" / "excel_chunks.jsonl"))
+        gz = stack.enter_context(
+            gzip_writer(stack.enter_context(atomic_open(folder / "chunks.jsonl.gz")))
+        )
+        sample_fh = stack.enter_context(atomic_open(qa / "sample.jsonl"))
+        fjson = stack.enter_context(atomic_open(qa / "flagged.json"))
+        fcsv = stack.enter_context(atomic_open(qa / "flagged.csv"))
+        fcsv.write(csv_bytes(FLAGGED_COLUMNS, ()))
+        items = _Items(fjson)
+        for c in chunks:
+            line = chunk_line(c)
+            (md if c.source_type == "markdown" else sh).write(line)
+            tally.add(c)
+            if is_flagged(c):
+                row = {**c.to_json(), "location": location(c), "reason": flag_reason(c, cfg)}
+                items.add(row)
+                fcsv.write(_csv_rows([_flagged_line(row)]))
+                if len(head) < MAX_TABLE_ROWS:
+                    head.append(row)
+                n_flagged += 1
+            if not c.omit:
+                gz.write(line)
+                sem.add(c)
+                if kept == pick:
+                    sample_fh.write(line)
+                    pick = next(picks, -1)
+                kept += 1
+        items.close()
+    metrics = tally.result(discarded, reports, errors)
+    semantic = sem.result()
+    drows = discarded_rows_json(discarded)
+    errs = errors_json(errors)
     write_json(qa / "metrics.json", metrics.to_json())
     write_text(qa / "summary.md", summary_markdown(metrics, semantic))
-    atomic_write_bytes(
-        qa / "sample.jsonl",
-        jsonl_bytes(c.to_json() for c in sample(chunks, cfg.qa.sample_size, cfg.qa.seed)),
-    )
-    write_json(qa / "flagged.json", flagged)
-    atomic_write_bytes(qa / "flagged.csv", _flagged_csv(flagged))
     write_json(qa / "semantic_types.json", semantic)
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
-    write_json(qa / "errors.json", errors)
-    write_text(folder / "report.html", render_report(metrics, flagged, drows, errors, semantic))
+    write_json(qa / "errors.json", errs)
+    html = render_report(metrics, head, drows, errs, semantic, flagged_total=n_flagged)
+    write_text(folder / "report.html", html)
+    return metrics
+
+
+class _Items:
+    """flagged.json written one row at a time (the bytes of `write_json` on the list)."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.first = True
+
+    def add(self, row: object) -> None:
+        body = dumps(row, indent=2).replace("\n", "\n  ")
+        self.fh.write((("[\n  " if self.first else ",\n  ") + body).encode("utf-8"))
+        self.first = False
+
+    def close(self) -> None:
+        self.fh.write(b"[]\n" if self.first else b"\n]\n")

@@ -9,8 +9,9 @@ renamed field is a type error, not a silent 0.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,6 +126,27 @@ def word_histogram(counts: Sequence[int]) -> tuple[Bin, ...]:
     return tuple(out)
 
 
+def _bins_of(counts: Sequence[int]) -> tuple[Bin, ...]:
+    out: list[Bin] = []
+    for k, lo in enumerate(WORD_BINS):
+        hi = WORD_BINS[k + 1] if k + 1 < len(WORD_BINS) else None
+        label = f"{lo}-{hi - 1}" if hi is not None else f"{lo}+"
+        out.append(Bin(bin=label, lo=lo, hi=hi, count=counts[k]))
+    return tuple(out)
+
+
+def _score_bins_of(counts: Sequence[int]) -> tuple[Bin, ...]:
+    return tuple(
+        Bin(
+            bin=f"{k / SCORE_BINS:.1f}-{(k + 1) / SCORE_BINS:.1f}",
+            lo=round(k / SCORE_BINS, 1),
+            hi=round((k + 1) / SCORE_BINS, 1),
+            count=n,
+        )
+        for k, n in enumerate(counts)
+    )
+
+
 def score_histogram(scores: Sequence[float]) -> tuple[Bin, ...]:
     """Ten bins of width 0.1 on [0, 1]; the last includes 1.0."""
     counts = [0] * SCORE_BINS
@@ -188,78 +210,145 @@ def _sheet_totals(reports: Sequence[SheetReport]) -> SheetTotals:
     )
 
 
-def _source_stats(mine: Sequence[Chunk]) -> SourceStats:
-    kept = [c for c in mine if not c.omit]
-    kept_scores = [c.retrieval_score for c in kept if c.retrieval_score is not None]
+@dataclass(slots=True)
+class _Source:
+    source_type: str
+    total: int = 0
+    surviving: int = 0
+    flagged: int = 0
+    words: int = 0
+    score_sum: float = 0
+    scored: int = 0
+
+
+class MetricsTally:
+    """`compute_metrics` one chunk at a time: the same figures (floats summed in chunk
+    order, as before), in memory that grows with the number of sources, not of chunks."""
+
+    def __init__(self, lowest_scores_listed: int = 20) -> None:
+        self.k = lowest_scores_listed
+        self.total = self.surviving = self.duplicates = self.flagged = self.words = 0
+        self.omitted_by: Counter[str] = Counter()
+        self.quality: Counter[str] = Counter()
+        self.quality_kept: Counter[str] = Counter()
+        self.types: dict[str, list[int]] = {"markdown": [0, 0, 0], "spreadsheet": [0, 0, 0]}
+        self.sources: dict[str, _Source] = {}
+        self.word_bins = [0] * len(WORD_BINS)
+        self.score_bins = [0] * SCORE_BINS
+        self.score_sum: float = 0
+        self.scored = 0
+        self.lowest: list[tuple[float, str, Chunk]] = []
+        self.semantic: Counter[str] = Counter()
+
+    def add(self, c: Chunk) -> None:
+        self.total += 1
+        src = self.sources.get(c.source)
+        if src is None:
+            src = self.sources[c.source] = _Source(c.source_type)
+        src.total += 1
+        t = self.types.get(c.source_type)
+        if t is not None:
+            t[0] += 1
+        self.quality[c.quality] += 1
+        flagged = c.quality != "ok" or c.omit
+        self.flagged += flagged
+        src.flagged += flagged
+        self.duplicates += c.duplicate_of is not None
+        if c.omit:
+            self.omitted_by[omit_reason(c)] += 1
+            if t is not None:
+                t[2] += 1
+            return
+        self.surviving += 1
+        src.surviving += 1
+        if t is not None:
+            t[1] += 1
+        self.words += c.word_count
+        src.words += c.word_count
+        self.quality_kept[c.quality] += 1
+        self.semantic[c.semantic_type or ""] += 1
+        self.word_bins[
+            bisect.bisect_right(WORD_BINS, c.word_count) - 1 if c.word_count >= 0 else 0
+        ] += 1
+        s = c.retrieval_score
+        if s is None:
+            return
+        self.score_sum += s
+        self.scored += 1
+        src.score_sum += s
+        src.scored += 1
+        self.score_bins[min(SCORE_BINS - 1, max(0, int(s * SCORE_BINS)))] += 1
+        if len(self.lowest) < self.k or (s, c.id) < self.lowest[-1][:2]:
+            bisect.insort(self.lowest, (s, c.id, c), key=lambda x: x[:2])
+            del self.lowest[self.k :]
+
+    def result(
+        self,
+        discarded: Sequence[DiscardedRow] = (),
+        sheet_reports: Sequence[SheetReport] = (),
+        errors: Sequence[FileError] = (),
+    ) -> Metrics:
+        kept = self.surviving
+        return Metrics(
+            total=self.total,
+            surviving=kept,
+            omitted=self.total - kept,
+            omitted_by_reason=dict(sorted(self.omitted_by.items())),
+            duplicates=self.duplicates,
+            flagged=self.flagged,
+            quality={q: self.quality[q] for q in QUALITY_LABELS},
+            quality_surviving={q: self.quality_kept[q] for q in QUALITY_LABELS},
+            source_type={
+                st: TypeCounts(total=v[0], surviving=v[1], omitted=v[2])
+                for st, v in self.types.items()
+            },
+            sources={k: _source_stats(self.sources[k]) for k in sorted(self.sources)},
+            avg_words_surviving=_r(self.words / kept) if kept else 0.0,
+            word_count_histogram=_bins_of(self.word_bins),
+            retrieval_score_histogram=_score_bins_of(self.score_bins),
+            retrieval_score_mean=_r(self.score_sum / self.scored) if self.scored else None,
+            lowest_retrieval_scores=tuple(
+                LowScore(
+                    id=c.id,
+                    location=location(c),
+                    retrieval_score=c.retrieval_score,
+                    semantic_type=c.semantic_type,
+                    text=snippet(c.text, 160),
+                )
+                for _, _, c in self.lowest
+            ),
+            semantic_types=dict(sorted(self.semantic.items())),
+            sheets=_sheet_totals(sheet_reports),
+            discarded_rows=len(discarded),
+            discarded_by_rule=dict(sorted(Counter(d.rule for d in discarded).items())),
+            errors=len(errors),
+        )
+
+
+def _source_stats(s: _Source) -> SourceStats:
     return SourceStats(
-        source_type=mine[0].source_type,
-        total=len(mine),
-        surviving=len(kept),
-        omitted=len(mine) - len(kept),
-        flagged=sum(1 for c in mine if c.quality != "ok" or c.omit),
-        avg_words=_r(sum(c.word_count for c in kept) / len(kept)) if kept else 0.0,
-        mean_retrieval_score=_r(sum(kept_scores) / len(kept_scores)) if kept_scores else None,
+        source_type=s.source_type,
+        total=s.total,
+        surviving=s.surviving,
+        omitted=s.total - s.surviving,
+        flagged=s.flagged,
+        avg_words=_r(s.words / s.surviving) if s.surviving else 0.0,
+        mean_retrieval_score=_r(s.score_sum / s.scored) if s.scored else None,
     )
 
 
 def compute_metrics(
-    chunks: Sequence[Chunk],
+    chunks: Iterable[Chunk],
     discarded: Sequence[DiscardedRow] = (),
     sheet_reports: Sequence[SheetReport] = (),
     errors: Sequence[FileError] = (),
     lowest_scores_listed: int = 20,
 ) -> Metrics:
     """The metrics over finished chunks (omitted ones included, marked `omit`)."""
-    surviving = [c for c in chunks if not c.omit]
-    scores = [c.retrieval_score for c in surviving if c.retrieval_score is not None]
-    per_type = {
-        st: TypeCounts(
-            total=sum(1 for c in chunks if c.source_type == st),
-            surviving=sum(1 for c in surviving if c.source_type == st),
-            omitted=sum(1 for c in chunks if c.source_type == st and c.omit),
-        )
-        for st in ("markdown", "spreadsheet")
-    }
-    by_source: dict[str, list[Chunk]] = {}
+    tally = MetricsTally(lowest_scores_listed)
     for c in chunks:
-        by_source.setdefault(c.source, []).append(c)
-    lowest = sorted(
-        (c for c in surviving if c.retrieval_score is not None),
-        key=lambda c: (c.retrieval_score, c.id),
-    )[:lowest_scores_listed]
-    return Metrics(
-        total=len(chunks),
-        surviving=len(surviving),
-        omitted=len(chunks) - len(surviving),
-        omitted_by_reason=dict(sorted(Counter(omit_reason(c) for c in chunks if c.omit).items())),
-        duplicates=sum(1 for c in chunks if c.duplicate_of is not None),
-        flagged=sum(1 for c in chunks if c.quality != "ok" or c.omit),
-        quality={q: sum(1 for c in chunks if c.quality == q) for q in QUALITY_LABELS},
-        quality_surviving={q: sum(1 for c in surviving if c.quality == q) for q in QUALITY_LABELS},
-        source_type=per_type,
-        sources={src: _source_stats(by_source[src]) for src in sorted(by_source)},
-        avg_words_surviving=_r(sum(c.word_count for c in surviving) / len(surviving))
-        if surviving
-        else 0.0,
-        word_count_histogram=word_histogram([c.word_count for c in surviving]),
-        retrieval_score_histogram=score_histogram(scores),
-        retrieval_score_mean=_r(sum(scores) / len(scores)) if scores else None,
-        lowest_retrieval_scores=tuple(
-            LowScore(
-                id=c.id,
-                location=location(c),
-                retrieval_score=c.retrieval_score,
-                semantic_type=c.semantic_type,
-                text=snippet(c.text, 160),
-            )
-            for c in lowest
-        ),
-        semantic_types=dict(sorted(Counter(c.semantic_type or "" for c in surviving).items())),
-        sheets=_sheet_totals(sheet_reports),
-        discarded_rows=len(discarded),
-        discarded_by_rule=dict(sorted(Counter(d.rule for d in discarded).items())),
-        errors=len(errors),
-    )
+        tally.add(c)
+    return tally.result(discarded, sheet_reports, errors)
 
 
 def snippet(text: str, limit: int) -> str:

@@ -150,9 +150,12 @@ def filter_table(
     select_label: str,
     text_cols: Sequence[int] = (),
     num_cols: Sequence[int] = (),
+    total: int | None = None,
 ) -> str:
-    """A table with a text box and a select (on column `select_col`) that filter its rows."""
+    """A table with a text box and a select (on column `select_col`) that filter its rows;
+    `total` is the full count when `rows` holds only the first ones (a streamed run)."""
     shown = rows[:MAX_TABLE_ROWS]
+    n = len(rows) if total is None else total
     options = sorted({str(r[select_col]) for r in shown})
     opts = f'<option value="">all {escape(select_label)}</option>' + "".join(
         f'<option value="{escape(o)}">{escape(o)}</option>' for o in options
@@ -166,9 +169,9 @@ def filter_table(
             cells.append(_td(v, cls))
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = (
-        f'<p class="note">Showing the first {MAX_TABLE_ROWS} of {len(rows)} rows; '
+        f'<p class="note">Showing the first {MAX_TABLE_ROWS} of {n} rows; '
         "the full list is in the qa/ files.</p>"
-        if len(rows) > MAX_TABLE_ROWS
+        if n > MAX_TABLE_ROWS
         else ""
     )
     return (
@@ -194,9 +197,12 @@ def render_report(
     discarded: Sequence[dict[str, Any]],
     errors: Sequence[dict[str, Any]],
     semantic: dict[str, Any],
+    flagged_total: int | None = None,
 ) -> str:
-    """The HTML text of report.html (pure: same inputs, same string)."""
+    """The HTML text of report.html (pure: same inputs, same string). `flagged` may be
+    the first `MAX_TABLE_ROWS` rows only, with `flagged_total` the full count."""
     m = metrics
+    n_flagged = len(flagged) if flagged_total is None else flagged_total
     cards = [
         ("chunks", m.total),
         ("surviving", m.surviving),
@@ -288,6 +294,7 @@ def render_report(
         select_label="labels",
         text_cols=(5,),
         num_cols=(4,),
+        total=n_flagged,
     )
     discarded_table = filter_table(
         "discarded",
@@ -329,7 +336,7 @@ def render_report(
         f"<h2>Per source</h2>{src_table}"
         f"<h2>Sheet conservation</h2>{sheet_line}"
         f"<h2>Lowest retrieval scores ({len(low)})</h2>{low_table}"
-        f"<h2>Flagged chunks ({len(flagged)})</h2>{flagged_table}"
+        f"<h2>Flagged chunks ({n_flagged})</h2>{flagged_table}"
         f"<h2>Discarded sheet rows ({len(discarded)})</h2>{discarded_table}"
         f"<h2>Errors ({len(errors)})</h2>{errors_table}"
         f"<script>{_JS}</script></body></html>\n"

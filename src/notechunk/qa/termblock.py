@@ -1,11 +1,12 @@
 """A block of chunks as flat arrays of term hashes: the input of every retrieval pass.
 
-Each chunk gives two token streams, both through the one BM25 tokeniser
+Each chunk gives two token streams, both through the one BM25 tokeniser's rules
 (`notechunk.terms`): the document it is indexed as (its `embed_text`, or its `text` when
 that is empty) and the material its pseudo-queries are drawn from (segment 0: its context,
 title and heading path, or title, sheet and group for a row; segments 1..k: the sentences
-of its text). When `embed_text` is the usual context-then-text, the two streams hold the
-same tokens and the text is tokenised once.
+of its text, which end at a line break or at a space after `.`, `!`, `?` or `;`; chunk
+text is normalised to single ASCII spaces). When `embed_text` is the usual
+context-then-text, the two streams hold the same tokens and the text is tokenised once.
 
 Terms are identified by a stable 64-bit hash (FNV-1a over the UTF-8 bytes, then a
 murmur3 finaliser), computed for a whole block at once in numpy: no vocabulary of strings
@@ -25,9 +26,9 @@ from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk
 from notechunk.finish import context_parts, embed_text
+from notechunk.terms import STOPWORDS
 from notechunk.terms import terms as tokenize
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
 
@@ -52,45 +53,61 @@ class TermBlock:
     q_seg: I64
 
 
-def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
-
-
 def term_block(chunks: Sequence[Chunk]) -> TermBlock:
-    """The token streams of `chunks` (see the module docstring)."""
-    q_tokens: list[str] = []
-    q_doc: list[int] = []
-    q_seg: list[int] = []
-    doc_tokens: list[str] = []
-    doc_len: list[int] = []
+    """The token streams of `chunks` (see the module docstring).
+
+    One regex pass over the whole block: each chunk's casefolded context and sentences
+    are joined with marker words in capitals (no casefolded text can hold one), so a
+    single `findall` yields every token, and the markers give each its chunk and segment.
+    """
+    texts: list[str] = []
+    other: dict[int, list[str]] = {}  # chunks indexed as something else than context + text
     for d, c in enumerate(chunks):
         parts = context_parts(c.title, c.section_path, c.sheet, c.group)
-        start = len(q_tokens)
-        ctx = tokenize(" ".join(parts))
-        q_tokens += ctx
-        q_seg += [0] * len(ctx)
-        for k, sentence in enumerate(sentences(c.text), start=1):
-            toks = tokenize(sentence)
-            q_tokens += toks
-            q_seg += [k] * len(toks)
-        q_doc += [d] * (len(q_tokens) - start)
+        body = c.text.casefold().replace("\n", _SEG)
+        for end in _ENDS:
+            if end in body:
+                body = body.replace(end, end[0] + _SEG)
+        texts.append(f"{' '.join(parts).casefold()}{_SEG}{body}")
         indexed = c.embed_text or c.text
-        if indexed == embed_text(parts, c.text) or (not c.embed_text and not parts):
-            doc_tokens += q_tokens[start:]
-            doc_len.append(len(q_tokens) - start)
-        else:
-            toks = tokenize(indexed)
-            doc_tokens += toks
-            doc_len.append(len(toks))
-    n = len(chunks)
+        if indexed != embed_text(parts, c.text) and (c.embed_text or parts):
+            other[d] = tokenize(indexed)
+    tokens = _TOKEN.findall(_DOC.join(texts))
+    h = hash_terms(tokens)
+    doc_mark = h == _hash1(_DOC.strip())
+    seg_mark = h == _hash1(_SEG.strip())
+    doc = np.cumsum(doc_mark)
+    start_of_doc = np.concatenate(([0], np.flatnonzero(doc_mark) + 1))
+    seg_all = np.cumsum(seg_mark)
+    seg = seg_all - seg_all[start_of_doc][doc]
+    keep = ~doc_mark & ~seg_mark & ~np.isin(h, _stop_hashes())
+    q_terms, q_doc, q_seg = h[keep], doc[keep].astype(np.int64), seg[keep].astype(np.int64)
+    if not other:
+        return TermBlock(len(chunks), q_terms, q_doc, q_terms, q_doc, q_seg)
+    doc_terms: list[U64] = []
+    doc_of: list[I64] = []
+    bounds = np.searchsorted(q_doc, np.arange(len(chunks) + 1))
+    for d in range(len(chunks)):
+        mine = hash_terms(other[d]) if d in other else q_terms[bounds[d] : bounds[d + 1]]
+        doc_terms.append(mine)
+        doc_of.append(np.full(len(mine), d, dtype=np.int64))
     return TermBlock(
-        n_docs=n,
-        doc_terms=hash_terms(doc_tokens),
-        doc_of=np.repeat(np.arange(n, dtype=np.int64), np.asarray(doc_len, dtype=np.int64)),
-        q_terms=hash_terms(q_tokens),
-        q_doc=np.asarray(q_doc, dtype=np.int64),
-        q_seg=np.asarray(q_seg, dtype=np.int64),
+        len(chunks), np.concatenate(doc_terms), np.concatenate(doc_of), q_terms, q_doc, q_seg
     )
+
+
+_SEG = " QQSEGQQ "
+_ENDS = (". ", "! ", "? ", "; ")  # a sentence ends at one of these, or at a line break
+_DOC = " QQDOCQQ "
+_TOKEN = re.compile(r"\w+")
+
+
+def _hash1(token: str) -> np.uint64:
+    return np.uint64(hash_terms([token])[0])
+
+
+def _stop_hashes() -> U64:
+    return hash_terms(sorted(STOPWORDS))
 
 
 def hash_terms(tokens: list[str]) -> U64:

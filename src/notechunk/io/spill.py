@@ -1,0 +1,78 @@
+"""Spill files: the run's per-file results on disk, in order, so no pass holds the corpus.
+
+A spill file is a sequence of records, each a 4-byte little-endian length and a msgpack
+`FileResult` (msgspec, typed: decoding never runs code, unlike pickle). `TermSpill` keeps
+numpy arrays (the retrieval passes' token blocks) the same way. Written once, read as
+many times as the corpus passes need, removed with the staging folder.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+import msgspec
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk.chunk import FileResult
+
+_LEN = struct.Struct("<I")
+
+
+class SpillWriter:
+    """Append `FileResult`s to `path` (created or truncated)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: BinaryIO = open(path, "wb")  # noqa: SIM115 - closed in close()
+        self._enc = msgspec.msgpack.Encoder()
+
+    def add(self, result: FileResult) -> None:
+        data = self._enc.encode(result)
+        self._fh.write(_LEN.pack(len(data)))
+        self._fh.write(data)
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> SpillWriter:
+        return self
+
+    def __exit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def read_spill(path: Path) -> Iterator[FileResult]:
+    """The results of a spill file, one at a time, in the order written."""
+    dec = msgspec.msgpack.Decoder(FileResult)
+    with open(path, "rb") as fh:
+        while head := fh.read(_LEN.size):
+            (size,) = _LEN.unpack(head)
+            yield dec.decode(fh.read(size))
+
+
+class ArraySpill:
+    """Groups of numpy arrays written in order and read back in the same order."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+
+    def add(self, arrays: tuple[NDArray[np.generic], ...]) -> None:
+        with open(self.path, "ab") as fh:
+            fh.write(_LEN.pack(len(arrays)))
+            for a in arrays:
+                np.lib.format.write_array(fh, np.ascontiguousarray(a), allow_pickle=False)
+
+    def __iter__(self) -> Iterator[tuple[NDArray[np.generic], ...]]:
+        with open(self.path, "rb") as fh:
+            while head := fh.read(_LEN.size):
+                (count,) = _LEN.unpack(head)
+                yield tuple(np.lib.format.read_array(fh, allow_pickle=False) for _ in range(count))
