@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config, DedupeConfig
-from notechunk.corpus import dedupe, gather, score
+from notechunk.corpus import (
+    dedupe,
+    deduped,
+    gather,
+    originals,
+    score,
+    spill,
+    spilled_scores,
+    with_score,
+)
 from notechunk.finish import finish_file
+from notechunk.qa.retrievability import retrieval_scores
 
 CFG = Config()
 
@@ -32,8 +47,6 @@ def test_same_fact_under_three_diseases_is_three_facts() -> None:
 def test_an_omitted_chunk_is_never_the_original() -> None:
     a = chunk("same words", "a.md", ("A",), 1)
     b = chunk("same words", "a.md", ("A",), 2)
-    from dataclasses import replace
-
     out = dedupe([replace(a, omit=True), b], DedupeConfig())
     assert out[1].duplicate_of is None and not out[1].omit
 
@@ -56,3 +69,46 @@ def test_gather_puts_markdown_first_and_sorts_errors() -> None:
 def test_score_sets_every_score() -> None:
     out = score([chunk("Lok Sabha has 543 elected seats.", "p.md", ("Parliament",))])
     assert out[0].retrieval_score == 1.0
+
+
+def test_the_spilled_passes_equal_the_in_memory_ones(tmp_path: Path) -> None:
+    """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score."""
+    texts = ["Doxycycline", "Article 21 protects life.", "Doxycycline", "Monsoon rain in June."]
+    results = [
+        FileResult(
+            source=f"f{k}.md",
+            chunks=tuple(chunk(t, f"f{k}.md", ("Treatment",), i) for i, t in enumerate(texts)),
+        )
+        for k in range(3)
+    ]
+    rows = tuple(
+        Piece(text="Pass: Zoji La; State: Ladakh", sheet="p", row=k) for k in (2, 3, 4)
+    )
+    sheet = finish_file(Pieces(source="p.csv", source_type="spreadsheet", pieces=rows), CFG)
+    results.insert(1, FileResult(source="p.csv", chunks=sheet))
+    memory = dedupe(gather(results).chunks, CFG.dedupe)
+    sc = spill(results, tmp_path, CFG.dedupe)
+    assert list(deduped(sc)) == memory
+    assert sc.surviving == sum(1 for c in memory if not c.omit)
+    for size in (2, 5, 1000):
+        got = [round(float(s), 4) for s in spilled_scores(sc, block_size=size)]
+        assert got == retrieval_scores(memory)
+    assert with_score(memory[0], 0.25) == replace(memory[0], retrieval_score=0.25)
+
+
+def test_originals_match_dedupe_on_random_keys() -> None:
+    rng = np.random.default_rng(7)
+    hi = rng.integers(0, 4, size=300).astype(np.uint64)
+    lo = rng.integers(0, 3, size=300).astype(np.uint64)
+    omit = rng.random(300) < 0.2
+    got = originals(hi, lo, omit)
+    first: dict[tuple[int, int], int] = {}
+    for i in range(300):
+        key = (int(hi[i]), int(lo[i]))
+        if omit[i]:
+            assert got[i] == -1
+        elif key in first:
+            assert got[i] == first[key]
+        else:
+            first[key] = i
+            assert got[i] == -1

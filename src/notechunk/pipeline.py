@@ -27,7 +27,15 @@ from pathlib import Path
 
 from notechunk.chunk import Chunk, FileError, FileResult
 from notechunk.config import Config
-from notechunk.corpus import Corpus, SpilledCorpus, deduped, score, spill, spilled_scores
+from notechunk.corpus import (
+    Corpus,
+    SpilledCorpus,
+    deduped,
+    score,
+    spill,
+    spilled_scores,
+    with_score,
+)
 from notechunk.discover import SourceFile, discover
 from notechunk.engines.local import Progress, process_files
 from notechunk.errors import OutputError
@@ -225,8 +233,7 @@ def _score_and_write(
     sc = got.spilled
     scores = spilled_scores(sc)
     scored = (
-        replace(c, retrieval_score=round(float(s), 4))
-        for c, s in zip(got.chunks(), scores, strict=True)
+        with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True)
     )
     return write_stream(
         staging,

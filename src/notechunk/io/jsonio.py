@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,11 +19,28 @@ import msgspec
 
 from notechunk.chunk import Chunk
 
-_CHUNK_ENCODER = msgspec.json.Encoder(order="sorted")
+_ENCODER = msgspec.json.Encoder(order="sorted")
+_CHUNK_ENCODER = _ENCODER
+# json writes floats below 1e-4 or from 1e16 with an exponent (1e-05, 1e+16), msgspec
+# does not (0.00001, 1e16): seen anywhere (even in a string), json is used instead
+_EXPONENT_OR_TINY = re.compile(rb"\de|0\.0000")
 
 
 def dumps(obj: object, *, indent: int | None = None) -> str:
-    """Sorted keys, fixed separators, UTF-8 text; `indent` gives the readable QA form."""
+    """Sorted keys, fixed separators, UTF-8 text; `indent` gives the readable QA form.
+
+    The bytes of `json.dumps(obj, ensure_ascii=False, sort_keys=True, ...)`, made by
+    msgspec (10x faster with an indent, where json falls back to pure Python); where the
+    two could differ (a float json would write with an exponent), json writes it.
+    """
+    try:
+        raw = _ENCODER.encode(obj)
+        if indent is not None:
+            raw = msgspec.json.format(raw, indent=indent)
+        if not _EXPONENT_OR_TINY.search(raw):
+            return raw.decode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError, OverflowError):
+        pass
     separators = (",", ":") if indent is None else (",", ": ")
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=separators, indent=indent)
 
