@@ -85,12 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         "files_redone_after_touch": len(redone),
     }
     print(json.dumps(result, indent=2))
-    print(
-        f"first {first:.2f}s, unchanged re-run {rerun:.2f}s (median of {args.repeat}): "
-        f"{first / rerun:.1f}x (target >= 10x); one file touched: {len(redone)} redone "
-        f"in {touched:.2f}s"
-    )
     ok = first / rerun >= 10 and len(redone) == 1
+    print(
+        f"TARGET incremental, {args.src.name}: first run {first:.2f} s, unchanged re-run "
+        f"{rerun:.2f} s (median of {args.repeat}): {first / rerun:.1f}x; one file touched: "
+        f"{len(redone)} file redone in {touched:.2f} s (target >= 10x and 1 file: "
+        f"{'met' if ok else 'MISSED'})"
+    )
     return 0 if ok else 1
 
 

@@ -132,6 +132,13 @@ def main(argv: list[str] | None = None) -> int:
                  "peak_rss_mb": round(total / 1e6), "largest_process_mb": round(one / 1e6)}
             )  # fmt: skip
     write_result("memory", {"cpus": os.cpu_count(), "runs": table})
+    rows = [r for r in table if "CSV rows" in str(r["corpus"])]
+    for r in rows:
+        mb = int(str(r["peak_rss_mb"]))
+        print(
+            f"TARGET peak RSS, {r['corpus']}: {mb} MB, all processes "
+            f"(target <= 500 MB: {'met' if mb <= 500 else 'MISSED'})"
+        )
     return 0
 
 

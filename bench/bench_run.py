@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         verdict = "met" if ratio <= 1.0 else "MISSED"
         print(
-            f"run vs LangChain, {name} ({mb:.1f} MB): notechunk {a:.2f} s, "
+            f"TARGET run vs LangChain, {name} ({mb:.1f} MB): notechunk {a:.2f} s, "
             f"LangChain header+recursive {b:.2f} s, ratio {ratio:.2f} (target <= 1.0: {verdict})",
             flush=True,
         )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from notechunk.config import Config
 from notechunk.discover import discover
 from notechunk.engines.local import batches, process_files
@@ -27,5 +29,7 @@ def test_two_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> 
     files = discover(notes(tmp_path, [30, 5, 80, 12, 7, 50])).files
     one = list(process_files(files, Config(), workers=1))
     two = list(process_files(files, Config(), workers=2))
-    assert [o.result for o in one] == [o.result for o in two]
-    assert [o.result.source for o in one] == [f.rel for f in files]
+    assert [o.result for o, _ in one] == [o.result for o, _ in two]
+    assert [o.result.source for o, _ in one] == [f.rel for f in files]
+    for (_, a), (_, b) in zip(one, two, strict=True):  # token blocks made in the workers
+        assert a.n_docs == b.n_docs and np.array_equal(a.q_terms, b.q_terms)

@@ -19,6 +19,14 @@ from numpy.typing import NDArray
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import DedupeConfig
 from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
+from notechunk.qa.retrievability import (
+    CorpusStats,
+    build_index,
+    merge_stats,
+    retrieval_scores,
+    score_block,
+)
+from notechunk.qa.termblock import TermBlock, concat, from_arrays, subset, term_block, to_arrays
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,8 +88,6 @@ def dedupe(chunks: Sequence[Chunk], cfg: DedupeConfig) -> list[Chunk]:
 
 def score(chunks: Sequence[Chunk]) -> list[Chunk]:
     """Every chunk with its self-retrieval score (qa.retrievability)."""
-    from notechunk.qa.retrievability import retrieval_scores
-
     scores = retrieval_scores(chunks)
     return [replace(c, retrieval_score=s) for c, s in zip(chunks, scores, strict=True)]
 
@@ -102,6 +108,7 @@ class SpilledCorpus:
     folder: Path
     markdown: Path
     sheets: Path
+    terms: tuple[Path, Path]  # token blocks per file: Markdown, then sheets
     n_markdown: int
     n_sheets: int
     original: NDArray[np.int64]
@@ -144,28 +151,36 @@ def originals(
 
 
 def spill(
-    results: Iterable[FileResult],
+    results: Iterable[tuple[FileResult, TermBlock | None]],
     folder: Path,
     cfg: DedupeConfig,
     discovery_errors: Iterable[FileError] = (),
 ) -> SpilledCorpus:
-    """Pass 0: every file's result to disk as it arrives (Markdown and sheets apart, so
-    output order is Markdown then sheets), keeping only key hashes and small records."""
-    hashes: dict[str, list[tuple[int, int]]] = {"markdown": [], "spreadsheet": []}
-    omits: dict[str, list[bool]] = {"markdown": [], "spreadsheet": []}
+    """Pass 0: every file's result to disk as it arrives, with its token block (made here
+    when None), Markdown and sheets apart (output order is Markdown, then sheets); only
+    key hashes and the small records stay in memory."""
+    kinds = ("markdown", "spreadsheet")
+    hashes: dict[str, list[tuple[int, int]]] = {k: [] for k in kinds}
+    omits: dict[str, list[bool]] = {k: [] for k in kinds}
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
     errors = list(discovery_errors)
     paths = {"markdown": folder / "markdown.spill", "spreadsheet": folder / "sheets.spill"}
+    terms = {k: ArraySpill(folder / f"{k}.terms") for k in kinds}
     with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
-        for r in results:
-            for kind in ("markdown", "spreadsheet"):
+        for r, block in results:
+            if block is None:
+                block = term_block(r.chunks)
+            for kind in kinds:
+                mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
+                if not mask.any():
+                    continue
                 mine = tuple(c for c in r.chunks if c.source_type == kind)
-                if mine:
-                    writers[kind].add(FileResult(source=r.source, chunks=mine))
-                    hashes[kind] += [key_hash(dedupe_key(c, cfg)) for c in mine]
-                    omits[kind] += [c.omit for c in mine]
+                writers[kind].add(FileResult(source=r.source, chunks=mine))
+                terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
+                hashes[kind] += [key_hash(dedupe_key(c, cfg)) for c in mine]
+                omits[kind] += [c.omit for c in mine]
             discarded += r.discarded
             reports += r.reports
             errors += r.errors
@@ -176,13 +191,14 @@ def spill(
         folder=folder,
         markdown=paths["markdown"],
         sheets=paths["spreadsheet"],
+        terms=(terms["markdown"].path, terms["spreadsheet"].path),
         n_markdown=len(hashes["markdown"]),
         n_sheets=len(hashes["spreadsheet"]),
         original=originals(hl[:, 0], hl[:, 1], omit),
+        omitted=omit,
         discarded=tuple(discarded),
         reports=tuple(reports),
         errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
-        omitted=omit,
     )
 
 
@@ -228,26 +244,29 @@ def blocks(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
 
 
 def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
-    """Retrieval score of every chunk in output order, unrounded (qa.retrievability's three passes:
-    statistics while the token blocks are spilled, the index, then each block's queries)."""
-    from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
-    from notechunk.qa.termblock import TermBlock, term_block
-
+    """Retrieval score of every chunk in output order, unrounded (qa.retrievability's
+    three passes: statistics while the indexed chunks' token blocks are gathered and
+    spilled, the index, then each block's queries)."""
     indexed = sc.original < 0
-    terms = ArraySpill(sc.folder / "terms.spill")
+    gathered = ArraySpill(sc.folder / "index.terms")
 
     def counted() -> Iterator[CorpusStats]:
-        live = (c for c, keep in zip(deduped(sc), indexed, strict=True) if keep)
-        for block in blocks(live, block_size):
-            tb = term_block(block)
-            terms.add(
-                (np.asarray([tb.n_docs]), tb.doc_terms, tb.doc_of, tb.q_terms, tb.q_doc, tb.q_seg)
-            )
-            yield CorpusStats.of_block(tb)
+        pending: list[TermBlock] = []
+        start = 0
+        for path in sc.terms:
+            for arrays in ArraySpill.read(path):
+                block = from_arrays(arrays)
+                keep = indexed[start : start + block.n_docs]
+                start += block.n_docs
+                pending.append(block if keep.all() else subset(block, keep))
+                if sum(b.n_docs for b in pending) >= block_size:
+                    yield _gather(concat(pending), gathered)
+                    pending = []
+        if pending:
+            yield _gather(concat(pending), gathered)
 
     def spilled() -> Iterator[TermBlock]:
-        for n, *arrays in terms:
-            yield TermBlock(int(n[0]), *arrays)  # type: ignore[arg-type]
+        return (from_arrays(a) for a in ArraySpill.read(gathered.path))
 
     stats = merge_stats(counted())
     index = build_index(spilled(), stats)
@@ -257,9 +276,14 @@ def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[
         per_doc.append(score_block(tb, index, offset))
         offset += tb.n_docs
     del index
-    terms.path.unlink(missing_ok=True)
+    gathered.path.unlink(missing_ok=True)
     doc_score = np.concatenate(per_doc) if per_doc else np.zeros(0)
     doc_of = np.cumsum(indexed) - 1
     dup = ~indexed
     doc_of[dup] = doc_of[sc.original[dup]]
     return doc_score[doc_of] if len(doc_of) else np.zeros(0)
+
+
+def _gather(block: TermBlock, out: ArraySpill) -> CorpusStats:
+    out.add(to_arrays(block))
+    return CorpusStats.of_block(block)

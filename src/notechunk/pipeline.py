@@ -44,6 +44,7 @@ from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, f
 from notechunk.io.jsonio import dumps
 from notechunk.qa.artifacts import write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.termblock import TermBlock
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,8 +100,8 @@ def stream(
     cfg_key = config_key(cfg, code_fingerprint())
     keys: list[tuple[str, str | None]] = []
 
-    def results() -> Iterator[FileResult]:
-        for o in process_files(
+    def results() -> Iterator[tuple[FileResult, TermBlock | None]]:
+        for o, block in process_files(
             found.files,
             cfg,
             workers=workers,
@@ -109,7 +110,7 @@ def stream(
             progress=progress,
         ):
             keys.append((o.result.source, o.key))
-            yield o.result
+            yield o.result, block
 
     spilled = spill(results(), work, cfg.dedupe, found.errors)
     return Streamed(
@@ -232,9 +233,7 @@ def _score_and_write(
         progress("qa", 0, 1)
     sc = got.spilled
     scores = spilled_scores(sc)
-    scored = (
-        with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True)
-    )
+    scored = (with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True))
     return write_stream(
         staging,
         scored,

@@ -19,8 +19,11 @@ from pathlib import Path
 from notechunk.config import Config
 from notechunk.discover import SourceFile
 from notechunk.process import FileOutcome, process_batch
+from notechunk.qa.termblock import TermBlock, term_block
 
 Progress = Callable[[str, int, int], None]
+Processed = tuple[FileOutcome, TermBlock]
+"""A file's outcome and the token block of its chunks (the retrieval passes' input)."""
 """progress(stage, done, total): called as work finishes."""
 
 
@@ -67,15 +70,16 @@ def process_files(
     cache_root: Path | None = None,
     cfg_key: str = "",
     progress: Progress | None = None,
-) -> Iterator[FileOutcome]:
+) -> Iterator[Processed]:
     """One outcome per file, in the order of `files`, whatever the number of workers,
-    yielded as each batch finishes (so the caller can spill it and let it go)."""
+    yielded as each batch finishes (so the caller can spill it and let it go), with the
+    token block of its chunks, made in the worker (tokenising is per file work)."""
     total = len(files)
     done = 0
     parts = batches(files, workers)
     if workers <= 1 or len(parts) <= 1:
         for part in parts:
-            outcomes = process_batch(part, cfg, cache_root, cfg_key)
+            outcomes = process_with_terms(part, cfg, cache_root, cfg_key)
             done += len(outcomes)
             if progress:
                 progress("chunk", done, total)
@@ -83,8 +87,19 @@ def process_files(
         return
     n = len(parts)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
-        for outcomes in pool.map(process_batch, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n):
+        for outcomes in pool.map(
+            process_with_terms, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n
+        ):
             done += len(outcomes)
             if progress:
                 progress("chunk", done, total)
             yield from outcomes
+
+
+def process_with_terms(
+    files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
+) -> list[Processed]:
+    """`process.process_batch`, each outcome with its chunks' token block."""
+    return [
+        (o, term_block(o.result.chunks)) for o in process_batch(files, cfg, cache_root, cfg_key)
+    ]

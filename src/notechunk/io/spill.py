@@ -71,8 +71,9 @@ class ArraySpill:
             for a in arrays:
                 np.lib.format.write_array(fh, np.ascontiguousarray(a), allow_pickle=False)
 
-    def __iter__(self) -> Iterator[tuple[NDArray[np.generic], ...]]:
-        with open(self.path, "rb") as fh:
+    @staticmethod
+    def read(path: Path) -> Iterator[tuple[NDArray[np.generic], ...]]:
+        with open(path, "rb") as fh:
             while head := fh.read(_LEN.size):
                 (count,) = _LEN.unpack(head)
                 yield tuple(np.lib.format.read_array(fh, allow_pickle=False) for _ in range(count))

@@ -156,3 +156,53 @@ def unique_inverse(values: U64) -> tuple[U64, I64]:
     inv = np.empty(len(values), dtype=np.int64)
     inv[order] = np.cumsum(start) - 1
     return s[start], inv
+
+
+def subset(block: TermBlock, keep: NDArray[np.bool_]) -> TermBlock:
+    """The chunks of `block` where `keep` is true, numbered again from 0."""
+    new_id = np.cumsum(keep) - 1
+    d, q = keep[block.doc_of], keep[block.q_doc]
+    return TermBlock(
+        int(np.count_nonzero(keep)),
+        block.doc_terms[d],
+        new_id[block.doc_of[d]],
+        block.q_terms[q],
+        new_id[block.q_doc[q]],
+        block.q_seg[q],
+    )
+
+
+def concat(blocks: Sequence[TermBlock]) -> TermBlock:
+    """Blocks one after another as one block (chunk numbers shifted)."""
+    offsets = np.cumsum([0] + [b.n_docs for b in blocks])
+    return TermBlock(
+        int(offsets[-1]),
+        np.concatenate([b.doc_terms for b in blocks]),
+        np.concatenate([b.doc_of + o for b, o in zip(blocks, offsets, strict=False)]),
+        np.concatenate([b.q_terms for b in blocks]),
+        np.concatenate([b.q_doc + o for b, o in zip(blocks, offsets, strict=False)]),
+        np.concatenate([b.q_seg for b in blocks]),
+    )
+
+
+def to_arrays(block: TermBlock) -> tuple[NDArray[np.generic], ...]:
+    return (
+        np.asarray([block.n_docs]),
+        block.doc_terms,
+        block.doc_of,
+        block.q_terms,
+        block.q_doc,
+        block.q_seg,
+    )
+
+
+def from_arrays(arrays: Sequence[NDArray[np.generic]]) -> TermBlock:
+    n, doc_terms, doc_of, q_terms, q_doc, q_seg = arrays
+    return TermBlock(
+        int(n[0]),
+        doc_terms.astype(np.uint64, copy=False),
+        doc_of.astype(np.int64, copy=False),
+        q_terms.astype(np.uint64, copy=False),
+        q_doc.astype(np.int64, copy=False),
+        q_seg.astype(np.int64, copy=False),
+    )
