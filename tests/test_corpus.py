@@ -9,18 +9,10 @@ import numpy as np
 
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config, DedupeConfig
-from notechunk.corpus import (
-    dedupe,
-    deduped,
-    gather,
-    originals,
-    score,
-    spill,
-    spilled_scores,
-    with_score,
-)
+from notechunk.corpus import dedupe, gather, originals, score
 from notechunk.finish import finish_file
 from notechunk.qa.retrievability import retrieval_scores
+from notechunk.spilled import deduped, spill, spilled_scores, with_score
 
 CFG = Config()
 

@@ -15,6 +15,7 @@ from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
 from notechunk.corpus import dedupe, score
 from notechunk.finish import finish_file
+from notechunk.qa import bm25index
 from notechunk.qa import retrievability as r
 from notechunk.qa.queries import Queries
 from notechunk.qa.retrievability import retrieval_scores
@@ -79,7 +80,7 @@ def test_exact_duplicate_inherits_original_score() -> None:
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rank equals 1 + documents bm25s scores at least as high, for any query."""
-    monkeypatch.setattr(r, "MAX_DF_SHARE", 1.0)  # every term usable: the whole index
+    monkeypatch.setattr(bm25index, "MAX_DF_SHARE", 1.0)  # every term usable: the whole index
     rng = random.Random(seed)
     vocab = [f"t{k}" for k in range(60)]
     texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
@@ -87,7 +88,7 @@ def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -
     block = term_block(chunks)
     stats = r.CorpusStats.of_block(block)
     index = r.build_index([block], stats)
-    loc = r.localise(block, stats)
+    loc = bm25index.localise(block, stats)
     tids = loc.doc_tid
     doc_tokens = [tids[block.doc_of == d].tolist() for d in range(len(texts))]
     model = bm25s.BM25()

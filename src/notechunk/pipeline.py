@@ -27,15 +27,7 @@ from pathlib import Path
 
 from notechunk.chunk import Chunk, FileError, FileResult
 from notechunk.config import Config
-from notechunk.corpus import (
-    Corpus,
-    SpilledCorpus,
-    deduped,
-    score,
-    spill,
-    spilled_scores,
-    with_score,
-)
+from notechunk.corpus import Corpus, score
 from notechunk.discover import SourceFile, discover
 from notechunk.engines.local import Progress, process_files
 from notechunk.errors import OutputError
@@ -45,6 +37,7 @@ from notechunk.io.jsonio import dumps
 from notechunk.qa.artifacts import write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
 from notechunk.qa.termblock import TermBlock
+from notechunk.spilled import SpilledCorpus, deduped, spill, spilled_scores, with_score
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from notechunk.qa.termblock import I64, TermBlock, unique_inverse
 
 if TYPE_CHECKING:
-    from notechunk.qa.retrievability import Local
+    from notechunk.qa.bm25index import Local
 
 MAX_SENTENCE_QUERIES = 3
 SENTENCE_TERMS = 4

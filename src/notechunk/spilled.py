@@ -1,0 +1,183 @@
+"""The corpus passes over a corpus on disk (`run`'s path: memory flat in corpus size).
+
+`spill` writes each file's chunks and token block as they arrive (Markdown and sheets
+apart, so reading them back gives output order), keeping per chunk only a 128-bit hash of
+its dedupe key and its omit bit; `originals` (corpus.py) dedupes on the hashes;
+`deduped` reads the chunks back with duplicates marked exactly as `corpus.dedupe` marks
+them; `spilled_scores` runs the three retrieval passes over the spilled token blocks.
+Each is a function over iterables of blocks, with the statistics (`CorpusStats`) explicit,
+so another engine can run the same passes on blocks of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.config import DedupeConfig
+from notechunk.corpus import dedupe_key, key_hash, originals
+from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
+from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
+from notechunk.qa.termblock import TermBlock, concat, from_arrays, subset, term_block, to_arrays
+
+SCORE_BLOCK = 20_000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpilledCorpus:
+    """A corpus on disk: Markdown and sheet results spilled in discovery order, and what
+    the passes need in memory (per chunk: 8 bytes of dedupe result and an omit bit).
+
+    `original[i]` is -1, or the output ordinal of the chunk that chunk i duplicates.
+    """
+
+    folder: Path
+    markdown: Path
+    sheets: Path
+    terms: tuple[Path, Path]  # token blocks per file: Markdown, then sheets
+    n_markdown: int
+    n_sheets: int
+    original: NDArray[np.int64]
+    discarded: tuple[DiscardedRow, ...] = ()
+    reports: tuple[SheetReport, ...] = ()
+    errors: tuple[FileError, ...] = ()
+
+    omitted: NDArray[np.bool_]  # omitted by its runner or its label (before dedupe)
+
+    @property
+    def surviving(self) -> int:
+        """Chunks that reach chunks.jsonl.gz."""
+        return int(np.count_nonzero(~self.omitted & (self.original < 0)))
+
+
+def spill(
+    results: Iterable[tuple[FileResult, TermBlock | None]],
+    folder: Path,
+    cfg: DedupeConfig,
+    discovery_errors: Iterable[FileError] = (),
+) -> SpilledCorpus:
+    """Pass 0: every file's result to disk as it arrives, with its token block (made here
+    when None), Markdown and sheets apart (output order is Markdown, then sheets); only
+    key hashes and the small records stay in memory."""
+    kinds = ("markdown", "spreadsheet")
+    hashes: dict[str, list[tuple[int, int]]] = {k: [] for k in kinds}
+    omits: dict[str, list[bool]] = {k: [] for k in kinds}
+    discarded: list[DiscardedRow] = []
+    reports: list[SheetReport] = []
+    errors = list(discovery_errors)
+    paths = {"markdown": folder / "markdown.spill", "spreadsheet": folder / "sheets.spill"}
+    terms = {k: ArraySpill(folder / f"{k}.terms") for k in kinds}
+    with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
+        writers = {"markdown": md, "spreadsheet": sh}
+        for r, block in results:
+            if block is None:
+                block = term_block(r.chunks)
+            for kind in kinds:
+                mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
+                if not mask.any():
+                    continue
+                mine = tuple(c for c in r.chunks if c.source_type == kind)
+                writers[kind].add(FileResult(source=r.source, chunks=mine))
+                terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
+                hashes[kind] += [key_hash(dedupe_key(c, cfg)) for c in mine]
+                omits[kind] += [c.omit for c in mine]
+            discarded += r.discarded
+            reports += r.reports
+            errors += r.errors
+    both = hashes["markdown"] + hashes["spreadsheet"]
+    hl = np.asarray(both, dtype=np.uint64).reshape(-1, 2)
+    omit = np.asarray(omits["markdown"] + omits["spreadsheet"], dtype=bool)
+    return SpilledCorpus(
+        folder=folder,
+        markdown=paths["markdown"],
+        sheets=paths["spreadsheet"],
+        terms=(terms["markdown"].path, terms["spreadsheet"].path),
+        n_markdown=len(hashes["markdown"]),
+        n_sheets=len(hashes["spreadsheet"]),
+        original=originals(hl[:, 0], hl[:, 1], omit),
+        omitted=omit,
+        discarded=tuple(discarded),
+        reports=tuple(reports),
+        errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
+    )
+
+
+def deduped(sc: SpilledCorpus) -> Iterator[Chunk]:
+    """Every chunk in output order, duplicates marked as `dedupe` marks them."""
+    needed = set(sc.original[sc.original >= 0].tolist())
+    ids: dict[int, str] = {}
+    i = 0
+    for path in (sc.markdown, sc.sheets):
+        for r in read_spill(path):
+            for c in r.chunks:
+                o = int(sc.original[i])
+                if o >= 0:
+                    c = replace(c, duplicate_of=ids[o], omit=True, flags=(*c.flags, "duplicate"))
+                elif i in needed:
+                    ids[i] = c.id
+                yield c
+                i += 1
+
+
+def with_score(c: Chunk, score: float) -> Chunk:
+    """`replace(c, retrieval_score=score)` at half the cost (a copy of the slots): the
+    write pass makes one per chunk."""
+    new = object.__new__(Chunk)
+    for name in _SLOTS:
+        object.__setattr__(new, name, getattr(c, name))
+    object.__setattr__(new, "retrieval_score", score)
+    return new
+
+
+_SLOTS: tuple[str, ...] = tuple(f.name for f in fields(Chunk))
+
+
+def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
+    """Retrieval score of every chunk in output order, unrounded (qa.retrievability's
+    three passes: statistics while the indexed chunks' token blocks are gathered and
+    spilled, the index, then each block's queries)."""
+    indexed = sc.original < 0
+    gathered = ArraySpill(sc.folder / "index.terms")
+
+    def counted() -> Iterator[CorpusStats]:
+        pending: list[TermBlock] = []
+        start = 0
+        for path in sc.terms:
+            for arrays in ArraySpill.read(path):
+                block = from_arrays(arrays)
+                keep = indexed[start : start + block.n_docs]
+                start += block.n_docs
+                pending.append(block if keep.all() else subset(block, keep))
+                if sum(b.n_docs for b in pending) >= block_size:
+                    yield _gather(concat(pending), gathered)
+                    pending = []
+        if pending:
+            yield _gather(concat(pending), gathered)
+
+    def spilled() -> Iterator[TermBlock]:
+        return (from_arrays(a) for a in ArraySpill.read(gathered.path))
+
+    stats = merge_stats(counted())
+    index = build_index(spilled(), stats)
+    per_doc: list[NDArray[np.float64]] = []
+    offset = 0
+    for tb in spilled():
+        per_doc.append(score_block(tb, index, offset))
+        offset += tb.n_docs
+    del index
+    gathered.path.unlink(missing_ok=True)
+    doc_score = np.concatenate(per_doc) if per_doc else np.zeros(0)
+    doc_of = np.cumsum(indexed) - 1
+    dup = ~indexed
+    doc_of[dup] = doc_of[sc.original[dup]]
+    return doc_score[doc_of] if len(doc_of) else np.zeros(0)
+
+
+def _gather(block: TermBlock, out: ArraySpill) -> CorpusStats:
+    out.add(to_arrays(block))
+    return CorpusStats.of_block(block)
