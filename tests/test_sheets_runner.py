@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notechunk.config import Config, SheetsConfig, Template
+from notechunk.config import Config, SheetsConfig, Template, config_from_dict
+from notechunk.errors import InputError
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.runner import SheetFileResult, run_isolated
 from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
@@ -17,7 +18,7 @@ CFG = Config()
 
 
 def conserved(res: SheetFileResult) -> bool:
-    read = [r for r in res.reports if r.status in ("read", "truncated")]
+    read = [r for r in res.reports if r.status == "read"]
     return (
         all(r.data_rows == r.chunks + r.discarded for r in read)
         and sum(r.chunks for r in read) == len(res.chunks)
@@ -144,7 +145,7 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     )
     res = process_sheet_file(p, "geo/passes.xlsx", replace(CFG, templates=(t,)))
     (rep,) = res.reports
-    assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 5, 1)
+    assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 6, 3)
     assert conserved(res)
     by_row = {c.row: c for c in res.chunks}
     assert by_row[5].template == "passes"
@@ -153,11 +154,13 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     assert by_row[9].flags == ("template_fallback:passes:empty field Connects",)
     assert by_row[9].text == "Pass: Zoji La. State: Ladakh. Altitude: 3528 m."
     assert [(d.row, d.rule) for d in res.discarded] == [
+        (2, "above_header"),
         (7, "structural"),
         (8, "mostly_numeric"),
         (10, "too_few_fields"),
     ]
-    assert res.discarded[1].cells[0] == ("Pass", "1")
+    assert res.discarded[0].cells == (("Pass", "Mountain passes of India"),)
+    assert res.discarded[2].cells[0] == ("Pass", "1")
     assert all(c.source_type == "spreadsheet" and c.sheet == "Sheet1" for c in res.chunks)
 
 
@@ -188,18 +191,35 @@ def test_headerless_csv(tmp_path: Path) -> None:
     assert res.chunks[0].text.startswith("Column 1: What is the first criterion")
 
 
-def test_spreadsheet_fragments_omitted(tmp_path: Path) -> None:
+def test_spreadsheet_fragments_kept_unless_configured(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Pass", "State"], ["Khyber", "KPK"]])
     (chunk,) = process_sheet_file(p, "f.xlsx", CFG).chunks
+    assert chunk.quality == "fragment" and not chunk.omit  # v2: a short row is a fact
+    seed = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
+    (chunk,) = process_sheet_file(p, "f.xlsx", seed).chunks
     assert chunk.quality == "fragment" and chunk.omit
 
 
-def test_max_rows_truncates(tmp_path: Path) -> None:
-    p = write_xlsx(tmp_path / "m.xlsx", [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)])
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_max_rows_truncation_is_an_error_and_not_conserved(tmp_path: Path, suffix: str) -> None:
+    rows = [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)]
+    if suffix == ".csv":
+        p = tmp_path / "m.csv"
+        p.write_text("".join(f"{a},{b}\n" for a, b in rows) + "\n")
+    else:
+        p = write_xlsx(tmp_path / "m.xlsx", rows)
     cfg = replace(CFG, sheets=SheetsConfig(max_rows=5))
-    res = process_sheet_file(p, "m.xlsx", cfg)
-    assert res.reports[0].status == "truncated" and "max_rows = 5" in res.reports[0].note
-    assert len(res.chunks) == 5 and conserved(res)
+    res = process_sheet_file(p, p.name, cfg)
+    (rep,) = res.reports
+    assert rep.status == "truncated" and "max_rows = 5" in rep.note
+    assert (rep.chunks, rep.unread_rows, rep.data_rows) == (5, 15, 20)
+    assert rep.data_rows != rep.chunks + rep.discarded  # so the QA says: not conserved
+    (err,) = res.errors
+    assert err.source == p.name and "\n" not in err.reason
+    sheet = "Sheet1" if suffix == ".xlsx" else "m"
+    assert f"sheet {sheet!r}" in err.reason and "from row 7" in err.reason
+    assert "15 non-blank row(s)" in err.reason
+    assert len(res.chunks) == 5
 
 
 def test_xls_and_ods(tmp_path: Path) -> None:
@@ -250,7 +270,8 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
     assert res.chunks[0].template == "passes" and res.chunks[0].text == "Pass: Khyber. State: KPK."
     bad = tmp_path / "bad.xlsx"
     bad.write_text("<html>")
-    assert suggest_templates(bad, "bad.xlsx", CFG).startswith("# bad.xlsx: not a workbook")
+    with pytest.raises(InputError, match="not a workbook"):
+        suggest_templates(bad, "bad.xlsx", CFG)
 
 
 # ---------------------------------------------------------------- conservation property

@@ -1,9 +1,9 @@
 import pytest
 
-from notechunk.config import SheetsConfig
+from notechunk.config import Config
 from notechunk.sheets.skip import is_numeric, skip_reason
 
-CFG = SheetsConfig()
+CFG = Config()
 
 
 @pytest.mark.parametrize(

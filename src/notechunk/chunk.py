@@ -26,8 +26,9 @@ class Chunk:
     """One retrieval unit.
 
     `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
-    sheet's real row number) for spreadsheets. `id` is empty until `merge` assigns the
-    stable hash; `retrieval_score` is None until the QA pass measures it.
+    sheet's real row number) for spreadsheets; `group` is the group header a row stands
+    under ("Jhelum River" above its dams), carried down the sheet. `id` is empty until
+    `merge` assigns the stable hash; `retrieval_score` is None until the QA pass measures it.
     """
 
     text: str
@@ -37,6 +38,7 @@ class Chunk:
     lines: tuple[int, int] | None = None
     sheet: str | None = None
     row: int | None = None
+    group: str | None = None
     word_count: int = 0
     quality: Quality = "ok"
     omit: bool = False
@@ -103,7 +105,8 @@ class FileError:
 class DiscardedRow:
     """A spreadsheet row dropped by a skip rule, with what a reviewer needs to judge it.
 
-    `rule` is `structural`, `mostly_numeric` or `too_few_fields`; `cells` keeps the row as
+    `rule` is `structural`, `mostly_numeric`, `too_few_fields` or `above_header` (a title or
+    note row above the header, not part of it); `cells` keeps the row as
     (header, value) pairs in column order; `measured` and `threshold` are the figures the
     rule compared (e.g. 0.86 numeric share against 0.8).
     """
@@ -147,9 +150,11 @@ class DiscardedRow:
 class SheetReport:
     """What happened to one sheet: the figures of the conservation invariant.
 
-    For a sheet that was read: data_rows (non-blank rows below the header) == chunks
-    (kept or omitted) + discarded. `status` is `read`, `hidden_skipped`, `empty` or
-    `failed`; `note` says why for anything but `read`.
+    For a sheet that was read: data_rows (non-blank rows other than the header rows) ==
+    chunks (kept or omitted) + discarded. `status` is `read`, `truncated`,
+    `hidden_skipped`, `empty` or `failed`; `note` says why for anything but `read`. A
+    truncated sheet counts its `unread_rows` (non-blank rows past `sheets.max_rows`) in
+    data_rows too, so its figures do not balance: it is not conserved, and says so.
     """
 
     source: str
@@ -161,6 +166,7 @@ class SheetReport:
     chunks: int
     discarded: int
     note: str = ""
+    unread_rows: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -4,8 +4,9 @@ Contract:
 - `sniff(path)` names what the bytes are (zip, ole, html, ...) before any parser sees them.
 - `check_zip(path, cfg)` refuses zip bombs (total uncompressed size, ratio, member count)
   and parts with `<!DOCTYPE` (XML entities), before calamine or openpyxl open the file.
-- `read_workbook` streams rows with calamine `iter_rows()`; `read_csv` streams with the
-  csv module (BOM, UTF-16 BOM, UTF-8, else cp1252; never pandas, so "NA" stays "NA").
+- `read_workbook` streams rows with calamine `iter_rows()` under the limits of
+  `limits.py` (a cell cut at `max_cell_chars`, a workbook stopped past `max_cells` or
+  `max_expansion`); `csvread.read_csv` streams CSV with the csv module.
 - Every cell becomes the string a person reads: 2023 not 2023.0, ISO dates (time only if
   not midnight), percent-formatted cells as "42%" (xlsx/xlsm: the cell's style is read from
   the sheet XML), `#DIV/0!` kept, integers longer than 15 digits taken from the XML text.
@@ -14,7 +15,8 @@ Contract:
   start instead, `_row_offset` notices a non-blank first row and shifts by `start`.
 - Merged ranges: the top-left value is copied down the first column of the range (a person
   reads a vertically merged "State" cell as applying to each row); horizontal spans are read
-  once.
+  once, and each row lists the spans that start in it (`SheetRow.merged`), so a merged
+  header cell can name every column it spans.
 
 Limits: .xls/.ods cells carry no number format through calamine, so a percent there shows as
 the stored fraction (0.42); formulas without cached values are detected only in xlsx/xlsm.
@@ -23,16 +25,16 @@ the stored fraction (0.42); formulas without cached values are detected only in 
 from __future__ import annotations
 
 import codecs
-import csv
 import datetime as dt
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from notechunk.config import SheetsConfig
 from notechunk.errors import InputError, UnsupportedInput
+from notechunk.sheets.limits import Budget, cut_cells
 
 WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES | {".csv"}
@@ -40,15 +42,18 @@ SHEET_SUFFIXES = WORKBOOK_SUFFIXES | {".csv"}
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _DOCTYPE_PREFIX_BYTES = 65536
+_MAX_MERGE_FILLS = 1_000_000  # cells copied down merged ranges, per sheet
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetRow:
-    """One row: its real 1-based number, its cells as display strings, per-cell notes."""
+    """One row: its real 1-based number, its cells as display strings, per-cell notes, and
+    the (first, last) column indexes of horizontally merged ranges that start in it."""
 
     number: int
     cells: tuple[str, ...]
     flags: tuple[str, ...] = ()
+    merged: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -324,8 +329,11 @@ def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], Cel
 # ---------------------------------------------------------------------------- workbooks
 
 
-def read_workbook(path: Path, rel: str, include_hidden: bool) -> Iterator[RawSheet]:
-    """Every sheet of a workbook (hidden ones too, marked), rows streamed lazily."""
+def read_workbook(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
+    """Every sheet of a workbook (hidden ones too, marked), rows streamed lazily.
+
+    Raises `InputError` once the workbook passes a limit of `limits.Budget`.
+    """
     import python_calamine as pc
 
     notes: dict[str, dict[tuple[int, int], CellNote]] = {}
@@ -341,18 +349,27 @@ def read_workbook(path: Path, rel: str, include_hidden: bool) -> Iterator[RawShe
         raise InputError(rel, f"corrupt workbook (malformed XML: {_one_line(exc)})") from None
     except pc.CalamineError as exc:
         raise InputError(rel, f"corrupt workbook ({_one_line(exc)})") from None
+    budget = Budget(rel, cfg, path.stat().st_size)
     for meta in wb.sheets_metadata:
         visible = str(meta.visible).endswith("Visible")
-        if not visible and not include_hidden:
+        if not visible and not cfg.include_hidden:
             yield RawSheet(name=meta.name, visible=False, rows=iter(()))
             continue
         try:
             sheet = wb.get_sheet_by_name(meta.name)
         except pc.CalamineError as exc:
             raise InputError(rel, f"sheet {meta.name!r} unreadable ({_one_line(exc)})") from None
-        yield RawSheet(
-            name=meta.name, visible=visible, rows=_calamine_rows(sheet, notes.get(meta.name, {}))
-        )
+        rows = _calamine_rows(sheet, notes.get(meta.name, {}))
+        yield RawSheet(name=meta.name, visible=visible, rows=_limited(rows, meta.name, budget, cfg))
+
+
+def _limited(
+    rows: Iterator[SheetRow], sheet: str, budget: Budget, cfg: SheetsConfig
+) -> Iterator[SheetRow]:
+    for row in rows:
+        cells, cut = cut_cells(row.cells, row.number, cfg.max_cell_chars)
+        budget.take(cells, sheet, row.number)
+        yield replace(row, cells=cells, flags=row.flags + cut) if cut else row
 
 
 def _one_line(exc: BaseException) -> str:
@@ -365,7 +382,9 @@ def _calamine_rows(sheet: object, notes: dict[tuple[int, int], CellNote]) -> Ite
     if start is None:
         return
     row0, col0 = start
-    merged = _merge_fills(getattr(sheet, "merged_cell_ranges", None))
+    ranges = getattr(sheet, "merged_cell_ranges", None)
+    merged = _merge_fills(ranges)
+    spans = _merge_spans(ranges, col0)
     carried: dict[tuple[int, int], str] = {}
     offset: int | None = None
     for i, values in enumerate(sheet.iter_rows()):  # type: ignore[attr-defined]
@@ -393,7 +412,9 @@ def _calamine_rows(sheet: object, notes: dict[tuple[int, int], CellNote]) -> Ite
                     carried[source] = cells[c]
                 elif not cells[c]:
                     cells[c] = carried.get(source, "")
-        yield SheetRow(number=r + 1, cells=tuple(cells), flags=tuple(flags))
+        yield SheetRow(
+            number=r + 1, cells=tuple(cells), flags=tuple(flags), merged=spans.get(r, ())
+        )
 
 
 def _merge_fills(ranges: object) -> dict[tuple[int, int], tuple[int, int]]:
@@ -402,77 +423,30 @@ def _merge_fills(ranges: object) -> dict[tuple[int, int], tuple[int, int]]:
     if not isinstance(ranges, list):
         return out
     for (r0, c0), (r1, _c1) in ranges:
-        if r1 <= r0 or r1 - r0 > 100_000:
-            continue
+        if r1 <= r0 or len(out) + r1 - r0 > _MAX_MERGE_FILLS:
+            continue  # not copied down: the value stays in the range's first row
         for r in range(r0, r1 + 1):
             out[(r, c0)] = (r0, c0)
     return out
 
 
-# ---------------------------------------------------------------------------- CSV
+def _merge_spans(ranges: object, col0: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """row0 -> the (first, last) cell indexes of the horizontal merged ranges starting there."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    if not isinstance(ranges, list):
+        return {}
+    for (r0, c0), (_r1, c1) in ranges:
+        if c1 > c0 >= col0:
+            out.setdefault(r0, []).append((c0 - col0, c1 - col0))
+    return {r: tuple(sorted(v)) for r, v in out.items()}
 
 
-def detect_encoding(head: bytes) -> tuple[str, bool]:
-    """(codec, fell_back) from the first bytes: BOM, then UTF-8, else cp1252."""
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig", False
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16", False
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # a multi-byte character cut at the end of the sample is still UTF-8
-        if exc.start < len(head) - 3:
-            return "cp1252", True
-    return "utf-8", False
-
-
-def read_csv(path: Path, rel: str) -> Iterator[RawSheet]:
-    """A CSV as one sheet named after the file stem; rows numbered by record (1-based).
-
-    A quoted multi-line cell is one record, so `row` counts records, as a spreadsheet would.
-    Encoding: the whole file must decode as UTF-8 or it is read as cp1252 (flag
-    `encoding_fallback:cp1252` on every chunk).
-    """
-    with path.open("rb") as fh:
-        head = fh.read(1 << 20)
-    encoding, fell_back = detect_encoding(head)
-    if encoding == "utf-8":
-        try:
-            with path.open("rb") as fh:
-                decoder = codecs.getincrementaldecoder("utf-8")()
-                while block := fh.read(1 << 20):
-                    decoder.decode(block)
-                decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            encoding, fell_back = "cp1252", True
-    yield RawSheet(name=path.stem, visible=True, rows=_csv_rows(path, rel, encoding, fell_back))
-
-
-def _csv_rows(path: Path, rel: str, encoding: str, fell_back: bool) -> Iterator[SheetRow]:
-    flags = ("encoding_fallback:cp1252",) if fell_back else ()
-    with path.open("r", encoding=encoding, errors="replace", newline="") as fh:
-        sample = fh.read(65536)
-        fh.seek(0)
-        dialect: type[csv.Dialect] | csv.Dialect = csv.excel
-        try:
-            sniffed = csv.Sniffer().sniff(sample, delimiters=",;\t|")
-            if sniffed.delimiter != ",":
-                dialect = sniffed
-        except csv.Error:
-            pass
-        reader = csv.reader(fh, dialect)
-        try:
-            for i, record in enumerate(reader, start=1):
-                yield SheetRow(number=i, cells=tuple(c.strip() for c in record), flags=flags)
-        except csv.Error as exc:
-            raise InputError(rel, f"malformed CSV near record {reader.line_num}: {exc}") from None
-
-
-def read_any(path: Path, rel: str, include_hidden: bool) -> Iterator[RawSheet]:
+def read_any(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
     if path.suffix.lower() == ".csv":
-        return read_csv(path, rel)
-    return read_workbook(path, rel, include_hidden)
+        from notechunk.sheets.csvread import read_csv
+
+        return read_csv(path, rel, cfg)
+    return read_workbook(path, rel, cfg)
 
 
 __all__ = [
@@ -482,10 +456,8 @@ __all__ = [
     "SheetRow",
     "check_container",
     "check_zip",
-    "detect_encoding",
     "display",
     "read_any",
-    "read_csv",
     "read_workbook",
     "sniff",
     "xlsx_cell_notes",

@@ -3,9 +3,9 @@
 The worker (forkserver on Linux, else spawn) sets RLIMIT_AS = `sheets.worker_memory_mb`,
 checks the container (`check_container`), then streams each sheet's rows to the parent in
 batches over a pipe; the parent chunks them as they come, so neither side holds more
-than a batch of raw rows. The pipe's back-pressure bounds the worker; it stops a sheet
-once `max_rows + header_search_rows + 1` non-blank rows are sent (enough for the parent to
-see the limit passed).
+than a batch of raw rows. The pipe's back-pressure bounds the worker; every row is sent
+(the parent counts the rows past `max_rows` it does not chunk), and the reader's own
+limits (`limits.Budget`) bound what a workbook may expand to.
 
 Failures become `InputError` in the parent, one line each: the worker's own reason
 (corrupt, password-protected, zip bomb, ...), "timeout: ..." past `worker_timeout_s`
@@ -32,6 +32,8 @@ from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_work
 
 T = TypeVar("T")
 _BATCH = 2000
+# a row on the pipe: number, cells, flags, merged spans (`SheetRow` fields, as a tuple)
+_WireRow = tuple[int, tuple[str, ...], tuple[str, ...], tuple[tuple[int, int], ...]]
 
 
 def _context() -> Any:
@@ -75,22 +77,21 @@ def _call_worker(
 
 def _read_worker(conn: Any, path: Path, rel: str, cfg: Config, log: str) -> None:
     _limit_self(cfg.sheets.worker_memory_mb, log)
-    cap = cfg.sheets.max_rows + cfg.sheets.header_search_rows + 1
     try:
         check_container(path, rel, cfg.sheets)
-        for sheet in read_workbook(path, rel, cfg.sheets.include_hidden):
+        for sheet in read_workbook(path, rel, cfg.sheets):
             conn.send(("sheet", sheet.name, sheet.visible))
-            batch: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
-            filled = 0
-            for row in sheet.rows:
-                batch.append((row.number, row.cells, row.flags))
-                if any(row.cells):
-                    filled += 1
-                if len(batch) >= _BATCH:
+            batch: list[_WireRow] = []
+            try:
+                for row in sheet.rows:
+                    batch.append((row.number, row.cells, row.flags, row.merged))
+                    if len(batch) >= _BATCH:
+                        conn.send(("rows", batch))
+                        batch = []
+            except InputError:  # rows read before a limit stopped the sheet still count
+                if batch:
                     conn.send(("rows", batch))
-                    batch = []
-                if filled >= cap:
-                    break
+                raise
             if batch:
                 conn.send(("rows", batch))
             conn.send(("end",))
@@ -198,8 +199,8 @@ def read_isolated(path: Path, rel: str, cfg: Config) -> Iterator[RawSheet]:
                 if msg[0] == "end":
                     state["open"] = False
                     return
-                for number, cells, flags in msg[1]:
-                    yield SheetRow(number=number, cells=cells, flags=flags)
+                for number, cells, flags, merged in msg[1]:
+                    yield SheetRow(number=number, cells=cells, flags=flags, merged=merged)
 
         try:
             while True:
