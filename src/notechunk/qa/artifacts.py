@@ -186,9 +186,10 @@ def summary_markdown(metrics: dict[str, Any], semantic: dict[str, Any]) -> str:
         f" Conserved: {'yes' if sh['conserved'] else 'NO'}.",
     ]
     for b in sh["not_conserved"]:
+        unread = f" ({b['unread_rows']} not read)" if b.get("unread_rows") else ""
         lines.append(
             f"- {b['source']} [{b['sheet']}]: {b['data_rows']} rows != "
-            f"{b['chunks']} + {b['discarded']}"
+            f"{b['chunks']} + {b['discarded']}{unread}"
         )
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]

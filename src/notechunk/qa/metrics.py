@@ -58,7 +58,8 @@ def _r(x: float) -> float:
 
 
 def _sheet_totals(reports: Sequence[SheetReport]) -> dict[str, Any]:
-    read = [r for r in reports if r.status == "read"]
+    # a truncated sheet counts its unread rows in data_rows, so it shows as not conserved
+    read = [r for r in reports if r.status in ("read", "truncated")]
     broken = [
         {
             "source": r.source,
@@ -66,6 +67,7 @@ def _sheet_totals(reports: Sequence[SheetReport]) -> dict[str, Any]:
             "data_rows": r.data_rows,
             "chunks": r.chunks,
             "discarded": r.discarded,
+            "unread_rows": r.unread_rows,
         }
         for r in read
         if r.data_rows != r.chunks + r.discarded

@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 import csv
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from notechunk.config import SheetsConfig
@@ -70,7 +70,7 @@ def guess_delimiter(sample: str) -> str:
     return best
 
 
-def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
+def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, None, None]:
     """A CSV as one sheet named after the file stem; rows numbered by record (1-based)."""
     with path.open("rb") as fh:
         head = fh.read(1 << 20)

@@ -8,7 +8,8 @@ second-widest row seen: one stray wide row does not make itself the header). A t
 
 Stacked headers (SPEC §1.2, v2) are joined into one name per column, top to bottom:
 - up to 3 rows directly above the header (no blank row between) whose cells are all short
-  text, unless the row is a title (one cell, in the first column);
+  text, unless the row is a title (one cell, in the first column) or sits under a row
+  filled in the same columns (a run of alike rows is a table, not a header);
 - up to 2 rows directly below it whose cells are all short text, whose first column is
   empty or whose cells are all unit-like tokens, and under whose text the data rows hold
   numbers (a units row "", "m", "mg/m3" over figures). A row of single tokens is a units
@@ -139,9 +140,15 @@ def _stack_above(head: list[SheetRow], at: int) -> list[int]:
         filled = [c for c, v in enumerate(row.cells) if v]
         if not _short_text(row) or filled == [0]:  # a title: one cell, first column
             break
+        if i > 0 and _pattern(head[i - 1]) == filled:  # a run of alike rows: a table
+            break
         out.insert(0, i)
         i -= 1
     return out
+
+
+def _pattern(row: SheetRow) -> list[int]:
+    return [c for c, v in enumerate(row.cells) if v]
 
 
 def _stack_below(head: list[SheetRow], at: int) -> list[int]:

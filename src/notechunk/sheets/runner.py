@@ -27,6 +27,7 @@ below it until the next such row.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
@@ -63,8 +64,9 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
             if path.suffix.lower() == ".csv"
             else read_isolated(path, rel, cfg)
         )
-        for sheet in sheets:
-            _process_sheet(sheet, rel, cfg, out)
+        with closing(sheets):  # a failure mid-sheet still ends the worker and its folder
+            for sheet in sheets:
+                _process_sheet(sheet, rel, cfg, out)
     except InputError as exc:
         out.errors.append(FileError(source=rel, stage="read", reason=exc.reason))
     except OSError as exc:
@@ -107,9 +109,17 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         report("hidden_skipped", None, t, "hidden sheet (sheets.include_hidden = false)")
         return
     template = select_template(cfg.templates, rel, sheet.name)
-    rows = iter(sheet.rows)
-    head = list(islice(rows, cfg.sheets.header_search_rows))
+    rows: Iterator[SheetRow] = iter(sheet.rows)
+    head: list[SheetRow] = []
+    stop: InputError | None = None  # a limit hit while buffering: chunk what came first
+    try:
+        for row in islice(rows, cfg.sheets.header_search_rows):
+            head.append(row)
+    except InputError as exc:
+        stop, rows = exc, iter(())
     if not any(any(r.cells) for r in head):
+        if stop is not None:
+            raise stop
         report("empty", None, t, "no non-blank cells")
         return
     pinned = template.header_row if template is not None else None
@@ -127,6 +137,8 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         for row in above:
             sheet_rows.above_header(row)
         sheet_rows.body(chain(head[last + 1 :], rows))
+        if stop is not None:
+            raise stop
     except InputError as exc:
         report("failed", header.row, t, exc.reason)
         raise

@@ -21,7 +21,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
@@ -158,7 +158,7 @@ def run_isolated(func: Callable[..., T], args: tuple[Any, ...], cfg: Config) -> 
         return result
 
 
-def read_isolated(path: Path, rel: str, cfg: Config) -> Iterator[RawSheet]:
+def read_isolated(path: Path, rel: str, cfg: Config) -> Generator[RawSheet, None, None]:
     """`read_workbook` run in a limited worker; sheets and rows stream lazily.
 
     Consume each sheet's rows before asking for the next sheet (unread rows are skipped).
