@@ -971,3 +971,145 @@ def test_workers_after_an_in_process_run(tmp_path: Path, capfd: pytest.CaptureFi
     second = run_cli(src, tmp_path / "o2", capfd, workers=2)
     assert first.rc == second.rc == 0
     assert first.texts == second.texts and "zqs3" in second.texts["s3.xlsx"]
+
+
+# --- configs and templates that cannot work: exit 2 at load, naming the key ------------
+
+BAD_CONFIGS = {
+    "fragment-words-bool": ("[quality.spreadsheet]\nfragment_words = true\n", "fragment_words"),
+    "max-words-inf": ("[quality.spreadsheet]\nmax_words = inf\n", "max_words"),
+    "max-words-float": ("[quality.markdown]\nmax_words = 2.5\n", "max_words"),
+    "short-words-negative": ("[quality.markdown]\nshort_words = -1\n", "short_words"),
+    "max-rows-huge": ("[sheets]\nmax_rows = 1e300\n", "max_rows"),
+    "memory-2-63": ("[sheets]\nworker_memory_mb = 9223372036854775807\n", "worker_memory_mb"),
+    "timeout-inf": ("[sheets]\nworker_timeout_s = inf\n", "worker_timeout_s"),
+    "timeout-1e300": ("[sheets]\nworker_timeout_s = 1e300\n", "worker_timeout_s"),
+    "timeout-nan": ("[sheets]\nworker_timeout_s = nan\n", "worker_timeout_s"),
+    "share-bool": ("[sheets]\nmostly_numeric_share = true\n", "mostly_numeric_share"),
+    "max-cell-chars-zero": ("[sheets]\nmax_cell_chars = 0\n", "max_cell_chars"),
+    "skip-mode-unknown": ('[skip]\nmostly_numeric = "share"\n', "skip.mostly_numeric"),
+    "omit-fragments-int": ("[quality.spreadsheet]\nomit_fragments = 1\n", "omit_fragments"),
+    "header-row-bool": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}"\nheader_row = true\n',
+        "header_row",
+    ),
+    "template-escaped-only": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{{Pass}} literal"\n',
+        "'p'",
+    ),
+    "template-empty-field": ('[[templates]]\nname = "p"\nmatch = "*"\ntext = "{}"\n', "empty"),
+    "template-unbalanced-open": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "The {Pass pass is in {State}."\n',
+        "unbalanced '{'",
+    ),
+    "template-unbalanced-close": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "The {Pass} pass}."\n',
+        "unbalanced '}'",
+    ),
+    "template-unclosed-optional": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}[, at {B}"\n',
+        "unclosed '['",
+    ),
+    "template-nested-optional": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}[ x [{B}]]"\n',
+        "nest",
+    ),
+    "template-optional-only": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "[{Note}][, {Other}]"\n',
+        "every field is optional",
+    ),
+}
+
+
+@pytest.mark.parametrize(("toml", "names"), BAD_CONFIGS.values(), ids=list(BAD_CONFIGS))
+def test_unusable_config_is_exit_2_naming_the_key(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], toml: str, names: str
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    _write(src, "notechunk.toml", toml)
+    assert main(["run", str(src), "--out", str(tmp_path / "out")]) == 2
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert names in err and "notechunk.toml" in err, err
+    assert not (tmp_path / "out" / "qa").exists()
+    assert main(["config", "show", "--config", str(src / "notechunk.toml")]) == 2
+
+
+def test_template_never_gives_an_empty_chunk(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A row that fills none of a template's fields falls back, flagged, to its cells."""
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    toml = '[[templates]]\nname = "notes"\nmatch = "*"\ntext = "Note: [{Note}][ ({Source})]"\n'
+    _write(src, "notechunk.toml", toml)
+    _write(src, "n.csv", "Term,Note,Source,Page\nzqterm1,,,12\nzqterm2,a real note,NCERT,3\n")
+    res = run_cli(src, tmp_path / "out", capfd)
+    assert res.rc == 0
+    rows = {c["row"]: c for c in _stage_rows(res.out, "n.csv")}
+    assert rows[2]["text"] == "Term: zqterm1. Page: 12." and rows[2]["template"] is None
+    assert "template_fallback:notes:no field filled" in rows[2]["flags"]  # type: ignore[operator]
+    assert rows[3]["text"] == "Note: a real note (NCERT)" and rows[3]["template"] == "notes"
+    assert all(str(c["text"]).strip() for c in rows.values())
+
+
+# --- `templates suggest`: the output loads, matches its own file and loses no value ----
+
+SUGGEST = {
+    "control-char-header": ("t.csv", "Term,Mea\x01ning\nzqs1,zqs2\n"),
+    "glob-metachar-name": ("passes[1].csv", "Pass,State\nzqs1,zqs2\n"),
+    "star-and-question-name": ("a*b?.csv", "Pass,State\nzqs1,zqs2\n"),
+    "brace-header": ("alt.csv", "Pass,Alt{m}\nzqs1,zqs2\n"),
+    "bracket-header": ("area.csv", "Name,Area [km2]\nzqs1,zqs2\n"),
+    "quote-backslash-header": ("q.csv", 'Name,"say ""x"" \\ y"\nzqs1,zqs2\n'),
+    "same-name-ignoring-punct": ("same.csv", "Alt-m,Alt m,Alt_m2\nzqs1,zqs2,zqs3\n"),
+}
+
+
+@pytest.mark.parametrize(("name", "data"), SUGGEST.values(), ids=list(SUGGEST))
+def test_templates_suggest_loads_and_keeps_every_value(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, data: str
+) -> None:
+    import tomllib
+
+    from notechunk.config import config_from_dict
+    from notechunk.sheets import process_sheet_file
+
+    path = _write(tmp_path, name, data)
+    assert main(["templates", "suggest", str(path)]) == 0
+    out = capfd.readouterr().out
+    cfg = config_from_dict(tomllib.loads(out))  # valid TOML, a valid template
+    res = process_sheet_file(path, name, cfg)
+    (chunk,) = res.chunks
+    assert chunk.template == cfg.templates[0].name  # the glob matches its own file
+    values = data.splitlines()[1].split(",")
+    assert [v for v in values if v in chunk.text] == values, (out, chunk.text)
+    assert "# left out" not in out
+
+
+def test_templates_suggest_names_a_column_it_cannot_reach(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """"{A}" next to "A": no field name can reach it; the comment says so."""
+    path = _write(tmp_path, "twin.csv", "A,{A}\nzqs1,zqs2\n")
+    assert main(["templates", "suggest", str(path)]) == 0
+    assert "# left out: {A}" in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("junk.xlsx", b"not a workbook at all"), ("empty.ods", b""), ("blank.csv", b"\n\n")],
+    ids=["junk-xlsx", "empty-ods", "blank-csv"],
+)
+def test_templates_suggest_unreadable_is_one_line_exit_1(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, data: bytes
+) -> None:
+    path = _write(tmp_path, name, data)
+    assert main(["templates", "suggest", str(path)]) == 1
+    captured = capfd.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and name in captured.err
+    assert "Traceback" not in captured.err

@@ -107,9 +107,15 @@ class BoundTemplate:
 
 
 def bind(template: Template, names: list[str]) -> BoundTemplate:
+    """Fields to column indexes: a field written exactly as a column's name (spacing aside)
+    takes that column, even when another column has the same name up to punctuation
+    ("Alt m" and "Alt-m"); then names match ignoring case, spaces and punctuation; then
+    without a bracketed unit ("Altitude (m)" answers {Altitude})."""
     segments = parse_template(template.text)
+    exact: dict[str, int] = {}
     index: dict[str, int] = {}
     for i, n in enumerate(names):
+        exact.setdefault(" ".join(n.split()), i)
         index.setdefault(normalize_name(n), i)
     for i, n in enumerate(names):  # second chance: "Altitude (m)" answers {Altitude}
         index.setdefault(normalize_name(_UNIT.sub("", n)), i)
@@ -117,8 +123,9 @@ def bind(template: Template, names: list[str]) -> BoundTemplate:
     missing: list[str] = []
     for f in fields_of(segments):
         key = normalize_name(f)
-        if key in index:
-            columns[f] = index[key]
+        at = exact.get(" ".join(f.split()), index.get(key))
+        if at is not None:
+            columns[f] = at
         elif f not in missing:
             missing.append(f)
     return BoundTemplate(template.name, segments, columns, tuple(missing))
