@@ -1093,7 +1093,7 @@ def test_templates_suggest_loads_and_keeps_every_value(
 def test_templates_suggest_names_a_column_it_cannot_reach(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """"{A}" next to "A": no field name can reach it; the comment says so."""
+    """ "{A}" next to "A": no field name can reach it; the comment says so."""
     path = _write(tmp_path, "twin.csv", "A,{A}\nzqs1,zqs2\n")
     assert main(["templates", "suggest", str(path)]) == 0
     assert "# left out: {A}" in capfd.readouterr().out

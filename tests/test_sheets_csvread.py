@@ -66,7 +66,7 @@ def test_guess_delimiter(sample: str, delimiter: str) -> None:
 
 @pytest.mark.parametrize(
     "junk",
-    ["'\n", '"\n', "'a',\n", "\"'\"\n", "';'\n"],
+    ["'\n", '"\n', "'a',\n", '"\'"\n', "';'\n"],
     ids=repr,
 )
 def test_guess_delimiter_is_fast_on_quote_noise(junk: str) -> None:

@@ -12,7 +12,7 @@ from notechunk.config import Config, SheetsConfig, Template, config_from_dict
 from notechunk.errors import InputError
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.runner import SheetFileResult, run_isolated
-from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
+from sheets_helpers import abort_now, sleep_long, write_xlsx
 
 CFG = Config()
 
@@ -307,20 +307,6 @@ def test_100k_rows(tmp_path: Path) -> None:
     assert res.chunks[-1].row == 100_001
 
 
-@pytest.mark.corpus
-def test_shared_corpus_conservation() -> None:
-    shared = shared_dir()
-    if shared is None or not (shared / "corpora" / "sheets").is_dir():
-        pytest.skip("../shared/corpora/sheets absent")
-    root = shared / "corpora" / "sheets"
-    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in {".xlsx", ".xls", ".csv"})
-    assert files
-    for path in files:
-        res = process_sheet_file(path, path.relative_to(root).as_posix(), CFG)
-        assert not res.errors, res.errors
-        assert conserved(res), path
-
-
 def test_cell_at_xfd1048576_kills_only_the_worker(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -332,3 +318,101 @@ def test_cell_at_xfd1048576_kills_only_the_worker(
     reason = one_error(res)
     assert reason.startswith("worker died") and "memory" in reason
     assert "panicked" not in capfd.readouterr().err
+
+
+# ---------------------------------------------------------------- v2 and issue 13
+
+
+def test_rows_above_the_header_are_discarded_with_a_reason(tmp_path: Path) -> None:
+    p = write_xlsx(
+        tmp_path / "t.xlsx",
+        [["Passes of India"], ["compiled from NCERT, class 11"], [], ["Pass", "State"]]
+        + [["Zoji La", "Ladakh"]],
+    )
+    res = process_sheet_file(p, "t.xlsx", CFG)
+    (rep,) = res.reports
+    assert (rep.header_row, rep.data_rows, rep.blank_rows, rep.chunks) == (4, 3, 1, 1)
+    assert "2 row(s) above the header" in rep.note and conserved(res)
+    assert [(d.row, d.rule, d.cells) for d in res.discarded] == [
+        (1, "above_header", (("Pass", "Passes of India"),)),
+        (2, "above_header", (("Pass", "compiled from NCERT, class 11"),)),
+    ]
+
+
+def test_a_repeated_page_header_is_discarded(tmp_path: Path) -> None:
+    rows: list[list[object]] = [["REPORT"], ["Name", "Acres"], ["Acadia", 49075], ["Adams", 23]]
+    rows += [["REPORT"], ["Name", "Acres"], ["Arches", 76679]]
+    res = process_sheet_file(write_xlsx(tmp_path / "r.xlsx", rows), "r.xlsx", CFG)
+    assert [(d.row, d.rule) for d in res.discarded] == [
+        (1, "above_header"),
+        (5, "repeated_header"),
+        (6, "repeated_header"),
+    ]
+    assert [c.row for c in res.chunks] == [3, 4, 7] and conserved(res)
+
+
+def test_merged_header_cells_cross_the_worker(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Area", "Estimates", None, None])
+    ws.append(["Area", 2000, 2001, 2002])
+    ws.append(["Kerala", 318, 319, 320])
+    ws.append(["Goa", 13, 14, 15])
+    ws.merge_cells("A1:A2")
+    ws.merge_cells("B1:D1")
+    wb.save(tmp_path / "m.xlsx")
+    res = process_sheet_file(tmp_path / "m.xlsx", "m.xlsx", CFG)
+    assert res.chunks[0].text == (
+        "Area: Kerala. Estimates 2000: 318. Estimates 2001: 319. Estimates 2002: 320."
+    )
+    assert res.reports[0].note == "header rows 1-2 joined" and conserved(res)
+
+
+def test_labelled_numeric_rows_are_kept_as_header_value_pairs(tmp_path: Path) -> None:
+    rows = [
+        ["State", "2011-12", "2012-13", "2013-14", "2014-15"],
+        ["Kerala", 3.6, 4.1, 4.6, 5.2],
+        ["", 1.1, 1.2, 1.3, 1.4],
+    ]
+    p = write_xlsx(tmp_path / "gdp.xlsx", rows)
+    res = process_sheet_file(p, "gdp.xlsx", CFG)
+    assert [c.text for c in res.chunks] == [
+        "State: Kerala. 2011-12: 3.6. 2012-13: 4.1. 2013-14: 4.6. 2014-15: 5.2."
+    ]
+    assert [d.rule for d in res.discarded] == ["mostly_numeric"]
+    seed = config_from_dict({"skip": {"mostly_numeric": "ratio"}})
+    assert not process_sheet_file(p, "gdp.xlsx", seed).chunks
+
+
+def test_long_cells_are_cut_and_flagged(tmp_path: Path) -> None:
+    long = "word " * 40
+    p = write_xlsx(tmp_path / "c.xlsx", [["Term", "Note"], ["lapse", long], [long]])
+    cfg = replace(CFG, sheets=SheetsConfig(max_cell_chars=50))
+    res = process_sheet_file(p, "c.xlsx", cfg)
+    (chunk,) = res.chunks
+    assert chunk.flags == ("cell_cut:B2:199",) and len(chunk.text) < 80
+    (row,) = res.discarded
+    assert row.explanation.endswith("(cell_cut:A3:199)")
+
+
+def test_rows_before_a_workbook_limit_are_kept(tmp_path: Path) -> None:
+    rows = [["Term", "Meaning"]] + [[f"t{i}", f"meaning {i}"] for i in range(50)]
+    p = write_xlsx(tmp_path / "l.xlsx", rows)
+    cfg = replace(CFG, sheets=SheetsConfig(max_cells=41))
+    res = process_sheet_file(p, "l.xlsx", cfg)
+    (err,) = res.errors
+    assert "row 21: more than sheets.max_cells = 41" in err.reason
+    assert [c.row for c in res.chunks] == list(range(2, 21))
+    assert res.reports[0].status == "failed"
+
+
+def test_group_survives_the_stage_file_round_trip(tmp_path: Path) -> None:
+    from notechunk.chunk import Chunk
+
+    p = tmp_path / "g.csv"
+    p.write_text("River,Dam\nJhelum,\nUri,JK\n")
+    (chunk,) = process_sheet_file(p, "g.csv", CFG).chunks
+    assert chunk.group == "Jhelum"
+    data = chunk.to_json()
+    assert list(data).index("group") == list(data).index("row") + 1
+    assert Chunk.from_json(data) == chunk

@@ -11,9 +11,9 @@ Stacked headers (SPEC §1.2, v2) are joined into one name per column, top to bot
   text, unless the row is a title (one cell, in the first column) or sits under a row
   filled in the same columns (a run of alike rows is a table, not a header);
 - up to 2 rows directly below it whose cells are all short text, whose first column is
-  empty or whose cells are all unit-like tokens, and under whose text the data rows hold
-  numbers (a units row "", "m", "mg/m3" over figures). A row of single tokens is a units
-  row: its parts go in parentheses ("Depth (m)").
+  empty (or repeats the header's), and under whose text the data rows hold numbers (a
+  units row "", "m", "mg/m3" over figures). A row whose every cell is a unit (`is_unit`)
+  is a units row: its parts go in parentheses ("Depth (m)").
 A horizontally merged header cell names every column it spans; a repeated part (a
 vertically merged "Geographic Area") is said once. Rows above the header that are not
 stacked are the runner's to report (`above_header`).
@@ -92,7 +92,7 @@ def build_header(
     above = _stack_above(head, at) if stack else []
     below = _stack_below(head, at) if stack else []
     rows = [head[i] for i in (*above, at, *below)]
-    units = bool(below) and all(" " not in c for c in head[below[-1]].cells if c)
+    units = bool(below) and all(is_unit(c) for c in head[below[-1]].cells if c)
     width = max(width, *(len(r.cells) for r in rows))
     parts: list[list[str]] = [[] for _ in range(width)]
     for k, row in enumerate(rows):
@@ -111,6 +111,28 @@ def build_header(
         rows=tuple(r.number for r in rows),
         names=tuple(_unique(joined)),
         first_col=next((i for i, name in enumerate(joined) if name), 0),
+    )
+
+
+_UNIT_WORDS = frozenset(
+    "acres hectares ha percent pct crore crores lakh lakhs million millions billion billions "
+    "thousand thousands units nos persons people years days hours minutes seconds degrees "
+    "rs inr usd eur gbp".split()
+)
+_UNIT_MARKS = frozenset("/%$€£₹°_^·")
+
+
+def is_unit(cell: str) -> bool:
+    """A cell of a units row: "(m)", "mg/m3", "degree_C", "km", "%", "crore", not "2001"."""
+    v = cell.strip()
+    if (v[:1], v[-1:]) in (("(", ")"), ("[", "]")):
+        return True
+    if " " in v or len(v) > 15 or _YEAR.match(v) or v.isdigit():
+        return False
+    return (
+        bool(_UNIT_MARKS.intersection(v))
+        or (len(v) <= 3 and v.isalpha())
+        or v.lower().rstrip(".") in _UNIT_WORDS
     )
 
 
@@ -156,10 +178,9 @@ def _stack_below(head: list[SheetRow], at: int) -> list[int]:
     j = at + 1
     while j < len(head) and len(out) < _MAX_BELOW:
         row = head[j]
-        if not _short_text(row):
-            break
-        unit_like = all(" " not in c and len(c) <= 15 for c in row.cells if c)
-        if row.cells[0] and not unit_like:
+        # a data row names its record in the first column; a header part leaves it empty
+        # (or repeats the header's own cell there: a vertically merged "Geographic Area")
+        if not _short_text(row) or row.cells[0] not in ("", head[at].cells[0]):
             break
         data = [r for r in head[j + 1 :] if _filled(r) >= 2 and not _short_text(r)]
         text_cols = [c for c, v in enumerate(row.cells) if v]
