@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport, count_words
-from notechunk.config import Config
+from notechunk.config import config_from_dict
 from notechunk.quality import label
 
-CFG = Config()
+# the seed's spreadsheet rule, so the fixtures hold one omitted fragment to count
+CFG = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
 
 
 def md(

@@ -33,15 +33,13 @@ from itertools import chain, islice
 from pathlib import Path
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
-from notechunk.config import Config, Template
+from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.quality import assess
 from notechunk.sheets.csvread import read_csv
-from notechunk.sheets.groups import GroupTracker
-from notechunk.sheets.header import Header, build_header, find_header, widen
+from notechunk.sheets.header import Header, build_header, find_header
 from notechunk.sheets.read import RawSheet, SheetRow
-from notechunk.sheets.skip import Skip, skip_reason
-from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text, select_template
+from notechunk.sheets.rows import SheetRows, Tally, row_key
+from notechunk.sheets.templates import select_template
 from notechunk.sheets.worker import read_isolated, run_isolated
 
 __all__ = ["SheetFileResult", "process_sheet_file", "run_isolated"]
@@ -75,20 +73,8 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
     return out
 
 
-@dataclass(slots=True)
-class _Tally:
-    """One sheet's running figures (mutable, local to `_process_sheet`)."""
-
-    data: int = 0
-    blank: int = 0
-    chunks: int = 0
-    discarded: int = 0
-    unread: int = 0
-    first_unread: int = 0
-
-
 def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult) -> None:
-    def report(status: str, header_row: int | None, t: _Tally, note: str) -> None:
+    def report(status: str, header_row: int | None, t: Tally, note: str) -> None:
         out.reports.append(
             SheetReport(
                 source=rel,
@@ -104,7 +90,7 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
             )
         )
 
-    t = _Tally()
+    t = Tally()
     if not sheet.visible and not cfg.sheets.include_hidden:
         report("hidden_skipped", None, t, "hidden sheet (sheets.include_hidden = false)")
         return
@@ -131,8 +117,10 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     in_header = set(header.rows)
     last = max((i for i, r in enumerate(head) if r.number in in_header), default=-1)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
-    zone = {_key(r.cells): r.number for r in reversed(head[: last + 1]) if any(r.cells)}
-    sheet_rows = _SheetRows(sheet.name, rel, cfg, header, template, out, t, zone)
+    zone = {row_key(r.cells): r.number for r in reversed(head[: last + 1]) if any(r.cells)}
+    sheet_rows = SheetRows(
+        sheet.name, rel, cfg, header, template, zone, out.chunks, out.discarded, t
+    )
     try:
         for row in above:
             sheet_rows.above_header(row)
@@ -156,14 +144,6 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     report("read", header.row, t, note)
 
 
-def _key(cells: tuple[str, ...]) -> tuple[str, ...]:
-    """A row's cells compared as a person would: spacing normalised, trailing blanks cut."""
-    out = [" ".join(c.split()) for c in cells]
-    while out and not out[-1]:
-        out.pop()
-    return tuple(out)
-
-
 def _note(header: Header, above: int) -> str:
     parts = []
     if header.row is None:
@@ -173,140 +153,3 @@ def _note(header: Header, above: int) -> str:
     if above:
         parts.append(f"{above} row(s) above the header listed as discarded (above_header)")
     return "; ".join(parts)
-
-
-class _SheetRows:
-    """Turns one sheet's rows into chunks and discarded rows, keeping the group context."""
-
-    def __init__(
-        self,
-        sheet: str,
-        rel: str,
-        cfg: Config,
-        header: Header,
-        template: Template | None,
-        out: SheetFileResult,
-        tally: _Tally,
-        zone: dict[tuple[str, ...], int],
-    ) -> None:
-        self.sheet, self.rel, self.cfg, self.header = sheet, rel, cfg, header
-        self.out, self.t, self.zone = out, tally, zone
-        self.names = header.names
-        self.template = template
-        self.bound: BoundTemplate | None = (
-            bind(template, list(self.names)) if template is not None else None
-        )
-        self.groups = GroupTracker()
-        self.below = 0  # non-blank rows read below the header
-
-    def _fit(self, row: SheetRow) -> None:
-        """Name the columns of a row wider than the header ("Column 7", ...)."""
-        if len(row.cells) > len(self.names):
-            self.names = widen(self.names, len(row.cells))
-            if self.template is not None:
-                self.bound = bind(self.template, list(self.names))
-
-    def above_header(self, row: SheetRow) -> None:
-        if not any(row.cells):
-            self.t.blank += 1
-            return
-        self.t.data += 1
-        self._fit(row)
-        where = f"row {self.header.row}" if self.header.row is not None else "the table"
-        self._discard(
-            row,
-            Skip(
-                rule="above_header",
-                measured=row.number,
-                threshold=f"header at {where}",
-                explanation=f"above the header ({where}) and not part of it: a title or note",
-            ),
-        )
-
-    def body(self, rows: Iterator[SheetRow]) -> None:
-        limit = self.cfg.sheets.max_rows
-        below = 0
-        for row in rows:
-            if not any(row.cells):
-                self.t.blank += 1
-                continue
-            if below >= limit:
-                self.t.unread += 1
-                self.t.first_unread = self.t.first_unread or row.number
-                continue
-            below += 1
-            self.below = below
-            self.t.data += 1
-            self._row(row)
-
-    def settle(self) -> None:
-        self.groups.settle(self.out.chunks, self.out.discarded)
-
-    def _row(self, row: SheetRow) -> None:
-        self._fit(row)
-        repeats = self.zone.get(_key(row.cells))
-        if repeats is not None:
-            skip: Skip | None = Skip(
-                rule="repeated_header",
-                measured=repeats,
-                threshold="the rows down to the header",
-                explanation=f"repeats row {repeats} (a page header repeated down a printed report)",
-            )
-        else:
-            skip = skip_reason(row.cells, self.cfg, has_header=self.header.row is not None)
-        if skip is not None:
-            first = self.below == 1
-            at = len(self.out.discarded)
-            skip = self.groups.discard(
-                row.cells, skip, self.header.first_col, first=first, index=at
-            )
-            self._discard(row, skip)
-            return
-        flags = list(row.flags)
-        text: str | None = None
-        used: str | None = None
-        if self.bound is not None:
-            text, fallback_flag = apply(self.bound, row.cells)
-            if text is None and fallback_flag:
-                flags.append(fallback_flag)
-            else:
-                used = self.bound.name
-        if text is None:
-            text = fallback_text(list(self.names), row.cells)
-        self.out.chunks.append(self._chunk(row, text, used, flags))
-        self.t.chunks += 1
-
-    def _chunk(self, row: SheetRow, text: str, template: str | None, flags: list[str]) -> Chunk:
-        # Labelled once here (same result as quality.label on the unlabelled chunk),
-        # so each row builds one frozen Chunk instead of a Chunk plus a replace().
-        words, quality, omit, extra = assess(text, "spreadsheet", self.cfg)
-        return Chunk(
-            text=text,
-            source=self.rel,
-            source_type="spreadsheet",
-            sheet=self.sheet,
-            row=row.number,
-            group=self.groups.chunk(len(self.out.chunks)),
-            template=template,
-            flags=(*flags, *extra),
-            word_count=words,
-            quality=quality,
-            omit=omit,
-        )
-
-    def _discard(self, row: SheetRow, skip: Skip) -> None:
-        cut = [f for f in row.flags if f.startswith("cell_cut:")]
-        explanation = skip.explanation + (f" ({', '.join(cut)})" if cut else "")
-        self.out.discarded.append(
-            DiscardedRow(
-                source=self.rel,
-                sheet=self.sheet,
-                row=row.number,
-                rule=skip.rule,
-                cells=tuple((n, c) for n, c in zip(self.names, row.cells, strict=False) if c),
-                measured=skip.measured,
-                threshold=skip.threshold,
-                explanation=explanation,
-            )
-        )
-        self.t.discarded += 1
