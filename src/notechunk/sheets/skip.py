@@ -80,6 +80,7 @@ def is_structural(value: str) -> bool:
 _NOT_SECTION = re.compile(
     r"(?:grand\s+|sub-?\s*)?total|s\.?\s?no|sr\.?\s?no|sl\.?\s?no|serial|no\.", re.I
 )
+_SENTENCE_ENDS = (".", "?", "!", "。", "．", "？", "！")
 _CURRENCY_STARTS = frozenset({"rs", "in", "us", "eu"})
 _STRUCTURAL_STARTS = frozenset("cupsmltbvgn")
 
@@ -138,7 +139,8 @@ def group_label(cells: tuple[str, ...], skip: Skip, first_col: int) -> str | Non
     """The text of a discarded one-cell row that heads the rows below it, or None.
 
     A group header ("Jhelum River", "JK", "Unit II") is one short text cell in the table's
-    first named column: at most 10 words, not a sentence, not a number, total or serial.
+    first named column: at most 10 words and 80 characters, not ending as a sentence does
+    (in any script), not a number, total or serial.
     """
     if skip.rule not in ("too_few_fields", "structural"):
         return None
@@ -147,8 +149,8 @@ def group_label(cells: tuple[str, ...], skip: Skip, first_col: int) -> str | Non
         return None
     col, text = filled[0]
     words = text.split()
-    if col > first_col or not is_label(text) or len(words) > 10 or len(text) > 100:
+    if col > first_col or not is_label(text) or len(words) > 10 or len(text) > 80:
         return None
-    if text.endswith((".", "?", "!")) or (skip.rule == "structural" and not is_section(text)):
+    if text.endswith(_SENTENCE_ENDS) or (skip.rule == "structural" and not is_section(text)):
         return None
     return " ".join(words)
