@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.sheets import process_sheet_file
+from notechunk.process import process_sheet
 
 SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods", ".csv"}
 
@@ -37,7 +37,7 @@ def run(root: Path, by_file: bool) -> None:
             continue
         rel = path.relative_to(root).as_posix()
         t0 = time.perf_counter()
-        res = process_sheet_file(path, rel, cfg)
+        res = process_sheet(path, rel, cfg)
         dt = time.perf_counter() - t0
         c = folders[rel.split("/")[0]]
         c["files"] += 1

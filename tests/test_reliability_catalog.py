@@ -776,9 +776,9 @@ def check(src: Path, res: Outputs, expects: list[Expect]) -> None:
         for token in exp.tokens:
             assert token.casefold() in text.casefold(), f"{exp.rel}: {token!r} lost"
         if exp.all_words:
-            from notechunk.read import decode_text
+            from notechunk.textio import decode_text
 
-            decoded, _ = decode_text((src / exp.rel).read_bytes(), exp.rel)
+            decoded = decode_text((src / exp.rel).read_bytes(), exp.rel).text
             lost = _words(decoded) - _words(text)
             assert not lost, f"{exp.rel}: words lost {sorted(lost)[:10]}"
 
@@ -1083,7 +1083,7 @@ def test_templates_suggest_loads_and_keeps_every_value(
     out = capfd.readouterr().out
     cfg = config_from_dict(tomllib.loads(out))  # valid TOML, a valid template
     res = process_sheet_file(path, name, cfg)
-    (chunk,) = res.chunks
+    (chunk,) = res.pieces
     assert chunk.template == cfg.templates[0].name  # the glob matches its own file
     values = data.splitlines()[1].split(",")
     assert [v for v in values if v in chunk.text] == values, (out, chunk.text)

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import corpus
 from notechunk.config import Config
-from notechunk.sheets import process_sheet_file
+from notechunk.process import process_sheet
 from notechunk.sheets.read import SHEET_SUFFIXES, read_any
 
 CFG = Config()
@@ -35,7 +35,7 @@ def _nonblank_rows(path: Path, rel: str) -> dict[str, set[int]]:
 @pytest.mark.parametrize("name", ["sheets", "sheets-study"])
 def test_every_row_is_a_chunk_or_a_discarded_row(name: str) -> None:
     for path, rel in _files(name):
-        res = process_sheet_file(path, rel, CFG)
+        res = process_sheet(path, rel, CFG)  # finished chunks: labelled
         assert not res.errors, (rel, res.errors)
         assert not [c for c in res.chunks if c.omit and c.quality == "fragment"], rel
         expected = _nonblank_rows(path, rel)

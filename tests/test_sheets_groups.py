@@ -15,7 +15,7 @@ def run(tmp_path: Path, text: str) -> tuple[dict[int, str | None], dict[int, str
     assert not res.errors
     (rep,) = res.reports
     assert rep.data_rows == rep.chunks + rep.discarded
-    groups = {c.row: c.group for c in res.chunks if c.row is not None}
+    groups = {c.row: c.group for c in res.pieces if c.row is not None}
     return groups, {d.row: d.explanation for d in res.discarded}
 
 

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from notechunk.config import Config, SheetsConfig, Template, config_from_dict
 from notechunk.errors import InputError
+from notechunk.process import process_sheet
 from notechunk.sheets import process_sheet_file, suggest_templates
-from notechunk.sheets.runner import SheetFileResult, run_isolated
+from notechunk.sheets.isolate import run_isolated
+from notechunk.sheets.runner import SheetFileResult
 from sheets_helpers import abort_now, sleep_long, write_xlsx
 
 CFG = Config()
@@ -21,13 +23,13 @@ def conserved(res: SheetFileResult) -> bool:
     read = [r for r in res.reports if r.status == "read"]
     return (
         all(r.data_rows == r.chunks + r.discarded for r in read)
-        and sum(r.chunks for r in read) == len(res.chunks)
+        and sum(r.chunks for r in read) == len(res.pieces)
         and sum(r.discarded for r in read) == len(res.discarded)
     )
 
 
 def one_error(res: SheetFileResult) -> str:
-    assert not res.chunks and len(res.errors) == 1 and res.errors[0].stage == "read"
+    assert not res.pieces and len(res.errors) == 1 and res.errors[0].stage == "read"
     assert "\n" not in res.errors[0].reason
     return res.errors[0].reason
 
@@ -70,7 +72,7 @@ def test_empty_file(tmp_path: Path) -> None:
 def test_empty_sheet(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "e.xlsx", [])
     res = process_sheet_file(p, "e.xlsx", CFG)
-    assert not res.errors and not res.chunks
+    assert not res.errors and not res.pieces
     assert [(r.sheet, r.status) for r in res.reports] == [("Sheet1", "empty")]
 
 
@@ -88,7 +90,7 @@ def test_zip_bomb_refused(tmp_path: Path) -> None:
 def test_formulas_without_cached_values_are_flagged(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Item", "Price", "Note"], ["pen", "=2+3", "blue ink"]])
     res = process_sheet_file(p, "f.xlsx", CFG)
-    (chunk,) = res.chunks
+    (chunk,) = res.pieces
     assert chunk.flags == ("formula_without_value:B2",)
     assert chunk.text == "Item: pen. Note: blue ink."
 
@@ -119,9 +121,9 @@ def test_hidden_sheets_reported_and_optionally_read(tmp_path: Path) -> None:
     wb.save(p)
     res = process_sheet_file(p, "h.xlsx", CFG)
     assert [r.status for r in res.reports] == ["read", "hidden_skipped"]
-    assert len(res.chunks) == 1
+    assert len(res.pieces) == 1
     cfg = replace(CFG, sheets=SheetsConfig(include_hidden=True))
-    assert len(process_sheet_file(p, "h.xlsx", cfg).chunks) == 2
+    assert len(process_sheet_file(p, "h.xlsx", cfg).pieces) == 2
 
 
 def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
@@ -147,7 +149,7 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     (rep,) = res.reports
     assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 6, 3)
     assert conserved(res)
-    by_row = {c.row: c for c in res.chunks}
+    by_row = {c.row: c for c in res.pieces}
     assert by_row[5].template == "passes"
     assert by_row[5].text.startswith("The Khyber pass is in Khyber Pakhtunkhwa, connecting")
     assert by_row[9].template is None
@@ -161,13 +163,13 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     ]
     assert res.discarded[0].cells == (("Pass", "Mountain passes of India"),)
     assert res.discarded[2].cells[0] == ("Pass", "1")
-    assert all(c.source_type == "spreadsheet" and c.sheet == "Sheet1" for c in res.chunks)
+    assert all(c.sheet == "Sheet1" for c in res.pieces)
 
 
 def test_missing_column_fallback_flag(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "passes.xlsx", [["Pass", "State"], ["Khyber", "KPK and more"]])
     t = Template(name="passes", match="*", text="{Pass} in {State} at {Altitude}.")
-    (chunk,) = process_sheet_file(p, "passes.xlsx", replace(CFG, templates=(t,))).chunks
+    (chunk,) = process_sheet_file(p, "passes.xlsx", replace(CFG, templates=(t,))).pieces
     assert chunk.flags == ("template_fallback:passes:missing column Altitude",)
 
 
@@ -176,7 +178,7 @@ def test_template_header_row_pins(tmp_path: Path) -> None:
     t = Template(name="x", match="*", text="{Capital} is the capital of {Name}.", header_row=2)
     res = process_sheet_file(p, "x.xlsx", replace(CFG, templates=(t,)))
     assert res.reports[0].header_row == 2
-    assert res.chunks[0].text == "Tvm is the capital of Kerala."
+    assert res.pieces[0].text == "Tvm is the capital of Kerala."
 
 
 def test_headerless_csv(tmp_path: Path) -> None:
@@ -187,16 +189,16 @@ def test_headerless_csv(tmp_path: Path) -> None:
     )
     res = process_sheet_file(p, "qa.csv", CFG)
     assert res.reports[0].header_row is None and res.reports[0].data_rows == 2
-    assert res.chunks[0].row == 1
-    assert res.chunks[0].text.startswith("Column 1: What is the first criterion")
+    assert res.pieces[0].row == 1
+    assert res.pieces[0].text.startswith("Column 1: What is the first criterion")
 
 
 def test_spreadsheet_fragments_kept_unless_configured(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Pass", "State"], ["Khyber", "KPK"]])
-    (chunk,) = process_sheet_file(p, "f.xlsx", CFG).chunks
+    (chunk,) = process_sheet(p, "f.xlsx", CFG).chunks  # finished: labelled
     assert chunk.quality == "fragment" and not chunk.omit  # v2: a short row is a fact
     seed = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
-    (chunk,) = process_sheet_file(p, "f.xlsx", seed).chunks
+    (chunk,) = process_sheet(p, "f.xlsx", seed).chunks
     assert chunk.quality == "fragment" and chunk.omit
 
 
@@ -219,7 +221,7 @@ def test_max_rows_truncation_is_an_error_and_not_conserved(tmp_path: Path, suffi
     sheet = "Sheet1" if suffix == ".xlsx" else "m"
     assert f"sheet {sheet!r}" in err.reason and "from row 7" in err.reason
     assert "15 non-blank row(s)" in err.reason
-    assert len(res.chunks) == 5
+    assert len(res.pieces) == 5
 
 
 def test_xls_and_ods(tmp_path: Path) -> None:
@@ -236,7 +238,7 @@ def test_xls_and_ods(tmp_path: Path) -> None:
     sh.write(3, 1, 1465)
     book.save(str(tmp_path / "r.xls"))
     res = process_sheet_file(tmp_path / "r.xls", "r.xls", CFG)
-    assert [(c.row, c.text) for c in res.chunks] == [(4, "River: Godavari. Length km: 1465.")]
+    assert [(c.row, c.text) for c in res.pieces] == [(4, "River: Godavari. Length km: 1465.")]
 
     doc = OpenDocumentSpreadsheet()
     table = Table(name="Rivers")
@@ -250,7 +252,7 @@ def test_xls_and_ods(tmp_path: Path) -> None:
     doc.spreadsheet.addElement(table)
     doc.save(str(tmp_path / "r.ods"))
     res = process_sheet_file(tmp_path / "r.ods", "r.ods", CFG)
-    assert [(c.row, c.text) for c in res.chunks] == [
+    assert [(c.row, c.text) for c in res.pieces] == [
         (2, "River: Narmada. Mouth: Gulf of Khambhat.")
     ]
 
@@ -267,7 +269,7 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
 
     cfg = config_from_dict(doc)
     res = process_sheet_file(p, "geo/passes.xlsx", cfg)
-    assert res.chunks[0].template == "passes" and res.chunks[0].text == "Pass: Khyber. State: KPK."
+    assert res.pieces[0].template == "passes" and res.pieces[0].text == "Pass: Khyber. State: KPK."
     bad = tmp_path / "bad.xlsx"
     bad.write_text("<html>")
     with pytest.raises(InputError, match="not a workbook"):
@@ -303,8 +305,8 @@ def test_100k_rows(tmp_path: Path) -> None:
         ws.append([f"Place {i}", "Ladakh", f"note number {i} about a pass"])
     wb.save(tmp_path / "big.xlsx")
     res = process_sheet_file(tmp_path / "big.xlsx", "big.xlsx", CFG)
-    assert res.reports[0].data_rows == 100_000 and len(res.chunks) == 100_000
-    assert res.chunks[-1].row == 100_001
+    assert res.reports[0].data_rows == 100_000 and len(res.pieces) == 100_000
+    assert res.pieces[-1].row == 100_001
 
 
 def test_cell_at_xfd1048576_kills_only_the_worker(
@@ -348,7 +350,7 @@ def test_a_repeated_page_header_is_discarded(tmp_path: Path) -> None:
         (5, "repeated_header"),
         (6, "repeated_header"),
     ]
-    assert [c.row for c in res.chunks] == [3, 4, 7] and conserved(res)
+    assert [c.row for c in res.pieces] == [3, 4, 7] and conserved(res)
 
 
 def test_merged_header_cells_cross_the_worker(tmp_path: Path) -> None:
@@ -362,7 +364,7 @@ def test_merged_header_cells_cross_the_worker(tmp_path: Path) -> None:
     ws.merge_cells("B1:D1")
     wb.save(tmp_path / "m.xlsx")
     res = process_sheet_file(tmp_path / "m.xlsx", "m.xlsx", CFG)
-    assert res.chunks[0].text == (
+    assert res.pieces[0].text == (
         "Area: Kerala. Estimates 2000: 318. Estimates 2001: 319. Estimates 2002: 320."
     )
     assert res.reports[0].note == "header rows 1-2 joined" and conserved(res)
@@ -376,12 +378,12 @@ def test_labelled_numeric_rows_are_kept_as_header_value_pairs(tmp_path: Path) ->
     ]
     p = write_xlsx(tmp_path / "gdp.xlsx", rows)
     res = process_sheet_file(p, "gdp.xlsx", CFG)
-    assert [c.text for c in res.chunks] == [
+    assert [c.text for c in res.pieces] == [
         "State: Kerala. 2011-12: 3.6. 2012-13: 4.1. 2013-14: 4.6. 2014-15: 5.2."
     ]
     assert [d.rule for d in res.discarded] == ["mostly_numeric"]
     seed = config_from_dict({"skip": {"mostly_numeric": "ratio"}})
-    assert not process_sheet_file(p, "gdp.xlsx", seed).chunks
+    assert not process_sheet_file(p, "gdp.xlsx", seed).pieces
 
 
 def test_long_cells_are_cut_and_flagged(tmp_path: Path) -> None:
@@ -389,7 +391,7 @@ def test_long_cells_are_cut_and_flagged(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "c.xlsx", [["Term", "Note"], ["lapse", long], [long]])
     cfg = replace(CFG, sheets=SheetsConfig(max_cell_chars=50))
     res = process_sheet_file(p, "c.xlsx", cfg)
-    (chunk,) = res.chunks
+    (chunk,) = res.pieces
     assert chunk.flags == ("cell_cut:B2:199",) and len(chunk.text) < 80
     (row,) = res.discarded
     assert row.explanation.endswith("(cell_cut:A3:199)")
@@ -402,7 +404,7 @@ def test_rows_before_a_workbook_limit_are_kept(tmp_path: Path) -> None:
     res = process_sheet_file(p, "l.xlsx", cfg)
     (err,) = res.errors
     assert "row 21: more than sheets.max_cells = 41" in err.reason
-    assert [c.row for c in res.chunks] == list(range(2, 21))
+    assert [c.row for c in res.pieces] == list(range(2, 21))
     assert res.reports[0].status == "failed"
 
 
@@ -411,8 +413,8 @@ def test_group_survives_the_stage_file_round_trip(tmp_path: Path) -> None:
 
     p = tmp_path / "g.csv"
     p.write_text("River,Dam\nJhelum,\nUri,JK\n")
-    (chunk,) = process_sheet_file(p, "g.csv", CFG).chunks
-    assert chunk.group == "Jhelum"
+    (chunk,) = process_sheet(p, "g.csv", CFG).chunks  # finished
+    assert chunk.group == "Jhelum" and chunk.embed_text.startswith("g > Jhelum\n")
     data = chunk.to_json()
     assert list(data).index("group") == list(data).index("row") + 1
     assert Chunk.from_json(data) == chunk

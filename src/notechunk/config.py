@@ -85,6 +85,7 @@ class MarkdownConfig:
     window_max_words: int = _num(120, 0, 1_000_000)
     bullet_merge_under_words: int = _num(20, 0, 1_000_000)
     bullet_merge_cap_words: int = _num(150, 0, 1_000_000)
+    timeout_s: float = _num(300.0, 0, 86_400, lo_open=True)
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -206,6 +207,18 @@ class SkipConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DedupeConfig:
+    """`scope = "context"` (v2): a duplicate is the same text in the same context (title and
+    heading path, or sheet); `"text"` restores the seed's rule (the same text anywhere)."""
+
+    _TABLE: ClassVar[str] = "dedupe"
+    scope: str = _choice("context", "context", "text")
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QAConfig:
     _TABLE: ClassVar[str] = "qa"
     sample_size: int = _num(50, 0, 1e9)
@@ -225,6 +238,7 @@ class Config:
     templates: tuple[Template, ...] = ()
     sheets: SheetsConfig = field(default_factory=SheetsConfig)
     skip: SkipConfig = field(default_factory=SkipConfig)
+    dedupe: DedupeConfig = field(default_factory=DedupeConfig)
     qa: QAConfig = field(default_factory=QAConfig)
 
     def __post_init__(self) -> None:
@@ -379,6 +393,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
         kwargs["sheets"] = _build(SheetsConfig, data["sheets"], "sheets")
     if "skip" in data:
         kwargs["skip"] = _build(SkipConfig, data["skip"], "skip")
+    if "dedupe" in data:
+        kwargs["dedupe"] = _build(DedupeConfig, data["dedupe"], "dedupe")
     if "qa" in data:
         kwargs["qa"] = _build(QAConfig, data["qa"], "qa")
     return Config(**kwargs)
@@ -396,6 +412,8 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: config is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML (nested too deeply)") from None
     try:
         return config_from_dict(data)
     except ConfigError as exc:
@@ -417,7 +435,7 @@ def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
     lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
-    for table in ("markdown", "sheets", "skip", "qa"):
+    for table in ("markdown", "sheets", "skip", "dedupe", "qa"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
         lines.append("")

@@ -1,7 +1,7 @@
 """CSV as one sheet: encoding found from the bytes, delimiter guessed in bounded time.
 
-- Encoding: BOM (UTF-8, UTF-16), else UTF-8 if the whole file decodes, else cp1252 with
-  the flag `encoding_fallback:cp1252` on every row. Never pandas, so "NA" stays "NA".
+- Encoding: `textio.detect_encoding` (a BOM, else UTF-8 if the whole file decodes, else
+  cp1252 with the flag `encoding_fallback:cp1252` on every row). Never pandas, so "NA" stays "NA".
 - Delimiter: of `,` `;` tab `|`, the one that splits the first `_GUESS_RECORDS` records
   into the same number (> 1) of fields most consistently; `,` when none does or on a tie.
   This replaces `csv.Sniffer`, whose quote detection is quadratic (64 KB of lines holding
@@ -24,26 +24,12 @@ from notechunk.config import SheetsConfig
 from notechunk.errors import InputError
 from notechunk.sheets.limits import cut_cells
 from notechunk.sheets.read import RawSheet, SheetRow
+from notechunk.textio import FALLBACK_FLAG, detect_encoding
 
 FIELD_LIMIT = 1 << 24  # characters in one CSV field: raised once from csv's 131,072
 _DELIMITERS = (",", ";", "\t", "|")
 _GUESS_RECORDS = 50
 _GUESS_BYTES = 65536
-
-
-def detect_encoding(head: bytes) -> tuple[str, bool]:
-    """(codec, fell_back) from the first bytes: BOM, then UTF-8, else cp1252."""
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig", False
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16", False
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # a multi-byte character cut at the end of the sample is still UTF-8
-        if exc.start < len(head) - 3:
-            return "cp1252", True
-    return "utf-8", False
 
 
 def guess_delimiter(sample: str) -> str:
@@ -74,7 +60,8 @@ def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, Non
     """A CSV as one sheet named after the file stem; rows numbered by record (1-based)."""
     with path.open("rb") as fh:
         head = fh.read(1 << 20)
-    encoding, fell_back = detect_encoding(head)
+    encoding = detect_encoding(head)
+    fell_back = encoding == "cp1252"
     if encoding == "utf-8":
         try:
             with path.open("rb") as fh:
@@ -91,7 +78,7 @@ def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, Non
 def _csv_rows(
     path: Path, rel: str, encoding: str, fell_back: bool, max_chars: int
 ) -> Iterator[SheetRow]:
-    flags = ("encoding_fallback:cp1252",) if fell_back else ()
+    flags = (FALLBACK_FLAG,) if fell_back else ()
     if csv.field_size_limit() < FIELD_LIMIT:
         csv.field_size_limit(FIELD_LIMIT)  # process-wide; only ever raised, to one value
     with path.open("r", encoding=encoding, errors="replace", newline="") as fh:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from notechunk.chunk import Chunk, DiscardedRow
+from notechunk.chunk import DiscardedRow, Piece
 from notechunk.sheets.skip import Skip, group_label
 
 CARRIED = "; carried down as the group of the rows below"
@@ -26,7 +26,7 @@ class GroupTracker:
     """One sheet's current group and what to take back if it stays unconfirmed.
 
     Mutable on purpose and local to one sheet; it only records list indexes of the
-    chunks and discarded rows it touched.
+    row pieces and discarded rows it touched.
     """
 
     __slots__ = ("current", "_seen", "_confirmed", "_chunks", "_discarded")
@@ -54,16 +54,16 @@ class GroupTracker:
         return replace(skip, explanation=skip.explanation + CARRIED)
 
     def chunk(self, index: int) -> str | None:
-        """The group of a new chunk at `index` in the chunk list."""
+        """The group of a new row piece at `index` in the piece list."""
         if self.current is not None and not self._confirmed:
             self._chunks.append(index)
         return self.current
 
-    def settle(self, chunks: list[Chunk], discarded: list[DiscardedRow]) -> None:
+    def settle(self, pieces: list[Piece], discarded: list[DiscardedRow]) -> None:
         """At the end of the sheet: take back a group that stayed unconfirmed."""
         if self._confirmed or self._discarded is None:
             return
         for i in self._chunks:
-            chunks[i] = replace(chunks[i], group=None)
+            pieces[i] = replace(pieces[i], group=None)
         row = discarded[self._discarded]
         discarded[self._discarded] = replace(row, explanation=row.explanation.removesuffix(CARRIED))

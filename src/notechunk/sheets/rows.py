@@ -1,11 +1,13 @@
-"""One sheet's rows, after its header, into chunks and discarded rows (SPEC §1.2).
+"""One sheet's rows, after its header, into row pieces and discarded rows (SPEC §1.2).
 
 `SheetRows` is fed the rows above the header (each non-blank one a discarded
 `above_header` row) and then the body; it keeps the figures of the conservation invariant
 (`Tally`), the group context (`groups.GroupTracker`) and the column names (widened when a
 row is wider than the header). Each body row is, in this order: a `repeated_header` (it
 repeats a row of the header zone, as a printed report does on every page), a skip rule's
-discarded row (`skip.skip_reason`), or a chunk (template, else `Header: value` fallback).
+discarded row (`skip.skip_reason`), or a piece (template, else `Header: value` fallback;
+a row whose every cell is cleaned away, as a mnemonic or a tag, is discarded
+`empty_after_cleaning`, so no row becomes an empty chunk).
 Rows past `sheets.max_rows` are only counted (`unread`).
 """
 
@@ -14,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from notechunk.chunk import Chunk, DiscardedRow
+from notechunk.chunk import DiscardedRow, Piece
 from notechunk.config import Config, Template
-from notechunk.quality import assess
 from notechunk.sheets.groups import GroupTracker
 from notechunk.sheets.header import Header, widen
 from notechunk.sheets.read import SheetRow
@@ -55,12 +56,12 @@ class SheetRows:
         header: Header,
         template: Template | None,
         zone: dict[tuple[str, ...], int],
-        chunks: list[Chunk],
+        pieces: list[Piece],
         discarded: list[DiscardedRow],
         tally: Tally,
     ) -> None:
         self.sheet, self.rel, self.cfg, self.header = sheet, rel, cfg, header
-        self.zone, self.chunks, self.discarded, self.t = zone, chunks, discarded, tally
+        self.zone, self.pieces, self.discarded, self.t = zone, pieces, discarded, tally
         self.names = header.names
         self.template = template
         self.bound: BoundTemplate | None = (
@@ -110,7 +111,7 @@ class SheetRows:
             self._row(row)
 
     def settle(self) -> None:
-        self.groups.settle(self.chunks, self.discarded)
+        self.groups.settle(self.pieces, self.discarded)
 
     def _row(self, row: SheetRow) -> None:
         self._fit(row)
@@ -143,26 +144,27 @@ class SheetRows:
                 used = self.bound.name
         if text is None:
             text = fallback_text(list(self.names), row.cells)
-        self.chunks.append(self._chunk(row, text, used, flags))
-        self.t.chunks += 1
-
-    def _chunk(self, row: SheetRow, text: str, template: str | None, flags: list[str]) -> Chunk:
-        # Labelled once here (same result as quality.label on the unlabelled chunk),
-        # so each row builds one frozen Chunk instead of a Chunk plus a replace().
-        words, quality, omit, extra = assess(text, "spreadsheet", self.cfg)
-        return Chunk(
-            text=text,
-            source=self.rel,
-            source_type="spreadsheet",
-            sheet=self.sheet,
-            row=row.number,
-            group=self.groups.chunk(len(self.chunks)),
-            template=template,
-            flags=(*flags, *extra),
-            word_count=words,
-            quality=quality,
-            omit=omit,
+        if not text.strip():
+            empty = Skip(
+                rule="empty_after_cleaning",
+                measured=0,
+                threshold="some text left after mnemonic and tag removal",
+                explanation="every cell is a mnemonic or a tag (clean_mnemonic_patterns, "
+                "remove_generic_tags): no text is left",
+            )
+            self._discard(row, empty)
+            return
+        self.pieces.append(
+            Piece(
+                text=text,
+                sheet=self.sheet,
+                row=row.number,
+                group=self.groups.chunk(len(self.pieces)),
+                flags=tuple(flags),
+                template=used,
+            )
         )
+        self.t.chunks += 1
 
     def _discard(self, row: SheetRow, skip: Skip) -> None:
         cut = [f for f in row.flags if f.startswith("cell_cut:")]

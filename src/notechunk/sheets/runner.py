@@ -1,12 +1,13 @@
 """The spreadsheet runner: one file in, chunks + discarded rows + sheet reports + errors out.
 
 `process_sheet_file` never raises for bad input. Workbooks are parsed in a worker process
-with memory and time limits (`worker.read_isolated`), because calamine can abort the
+with memory and time limits (`isolate.read_isolated`), because calamine can abort the
 process on hostile input (RELIABILITY.md); rows stream back and are chunked here. A worker
 that fails, dies or times out becomes that file's `FileError` (stage "read"); sheets
 finished before keep their chunks, the sheet in progress is reported `failed` with the
 figures so far. CSV files are parsed in-process (pure Python, no native parser).
 
+Each kept row is a `Piece` (finished into a chunk by `finish.finish_file`).
 Invariant (per sheet read): data_rows == chunks + discarded, where data_rows counts every
 non-blank row that is not a header row: rows below the header, and rows above it that
 are not stacked into it (discarded `above_header`, so a title or a row the header choice
@@ -32,29 +33,31 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import DiscardedRow, FileError, Piece, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
 from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.header import Header, build_header, find_header
+from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.read import RawSheet, SheetRow
 from notechunk.sheets.rows import SheetRows, Tally, row_key
 from notechunk.sheets.templates import select_template
-from notechunk.sheets.worker import read_isolated, run_isolated
 
 __all__ = ["SheetFileResult", "process_sheet_file", "run_isolated"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetFileResult:
-    chunks: list[Chunk] = field(default_factory=list)
+    """A file's row pieces (finished into chunks by the caller), discards, reports, errors."""
+
+    pieces: list[Piece] = field(default_factory=list)
     discarded: list[DiscardedRow] = field(default_factory=list)
     reports: list[SheetReport] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
 
 
 def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
-    """Chunks of every visible sheet of `path` (`rel` is its POSIX path relative to SRC)."""
+    """Row pieces of every visible sheet of `path` (`rel`: its POSIX path relative to SRC)."""
     out = SheetFileResult()
     try:
         sheets = (
@@ -119,7 +122,7 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
     zone = {row_key(r.cells): r.number for r in reversed(head[: last + 1]) if any(r.cells)}
     sheet_rows = SheetRows(
-        sheet.name, rel, cfg, header, template, zone, out.chunks, out.discarded, t
+        sheet.name, rel, cfg, header, template, zone, out.pieces, out.discarded, t
     )
     try:
         for row in above:

@@ -24,9 +24,9 @@ from pathlib import Path
 from notechunk.config import Config, Template
 from notechunk.errors import InputError
 from notechunk.sheets.header import build_header, find_header
+from notechunk.sheets.isolate import run_isolated
 from notechunk.sheets.read import check_container, read_any
 from notechunk.sheets.templates import bind
-from notechunk.sheets.worker import run_isolated
 
 _Found = list[tuple[str, int | None, bool, list[str]]]  # sheet, header row, stacked, names
 
