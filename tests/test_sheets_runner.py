@@ -418,3 +418,13 @@ def test_group_survives_the_stage_file_round_trip(tmp_path: Path) -> None:
     data = chunk.to_json()
     assert list(data).index("group") == list(data).index("row") + 1
     assert Chunk.from_json(data) == chunk
+
+
+def test_a_row_of_only_mnemonics_and_tags_is_discarded_not_emptied(tmp_path: Path) -> None:
+    p = tmp_path / "m.csv"
+    p.write_text("Pass,Tip\nMnemonic: KBZ,#imp ★\nZoji La,Ladakh\n", encoding="utf-8")
+    res = process_sheet(p, "m.csv", CFG)
+    assert [c.row for c in res.chunks] == [3]
+    (row,) = res.discarded
+    assert row.rule == "empty_after_cleaning" and row.row == 2
+    assert res.reports[0].data_rows == len(res.chunks) + len(res.discarded)
