@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.markdown.clean import clean_html_block, clean_inline
+from notechunk.markdown.clean import clean_inline
 
 
 @pytest.mark.parametrize(
@@ -25,7 +25,3 @@ from notechunk.markdown.clean import clean_html_block, clean_inline
 )
 def test_clean_inline(raw: str, clean: str) -> None:
     assert clean_inline(raw) == clean
-
-
-def test_html_block() -> None:
-    assert clean_html_block("<div><!-- x -->Text <b>bold</b></div>") == "Text bold"

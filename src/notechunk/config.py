@@ -46,6 +46,8 @@ class MarkdownConfig:
     window_max_words: int = 120
     bullet_merge_under_words: int = 20
     bullet_merge_cap_words: int = 150
+    bold_headings: bool = True  # a bold-only line followed by content is a heading (v2)
+    heading_max_words: int = 15  # a longer heading is cut in the path, kept in the text
 
     def __post_init__(self) -> None:
         _check(self.window_sentences >= 1, "markdown.window_sentences must be >= 1")
@@ -53,6 +55,7 @@ class MarkdownConfig:
         _check(self.window_max_words >= 0, "markdown.window_max_words must be >= 0")
         _check(self.bullet_merge_under_words >= 0, "markdown.bullet_merge_under_words must be >= 0")
         _check(self.bullet_merge_cap_words >= 0, "markdown.bullet_merge_cap_words must be >= 0")
+        _check(self.heading_max_words >= 1, "markdown.heading_max_words must be >= 1")
 
     @property
     def overlap_sentences(self) -> int:

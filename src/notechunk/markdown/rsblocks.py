@@ -153,7 +153,16 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             m = _ORDERED.match(data, start)
             if m is not None:
                 info, markup = m.group(1).decode(), m.group(2).decode()
-            out.append(BlockToken(type="list_item_open", level=level, info=info, markup=markup))
+            first = bisect_left(newlines, start)
+            out.append(
+                BlockToken(
+                    type="list_item_open",
+                    map=[first, first + 1],
+                    level=level,
+                    info=info,
+                    markup=markup,
+                )
+            )
             stack.append((end, "list_item_close"))
         elif name in _CONTAINERS:
             stack.append((end, ""))

@@ -35,12 +35,16 @@ class MarkdownLayout:
 def layout_markdown(
     text: str, cfg: Config, segmenter: Segmenter, parser: BlockParser | MarkdownIt | None = None
 ) -> MarkdownLayout:
-    parsed = parse_markdown_sections(text, parser)
-    sentences = tuple(tuple(section_sentences(s, segmenter)) for s in parsed.sections)
+    md = cfg.markdown
+    parsed = parse_markdown_sections(
+        text, parser, bold_headings=md.bold_headings, heading_max_words=md.heading_max_words
+    )
+    cap = md.window_max_words
+    sentences = tuple(tuple(section_sentences(s, segmenter, cap)) for s in parsed.sections)
     windows = [
-        make_window(k, start, end, sents)
+        make_window(k, start, end, sents, toc=parsed.sections[k].toc)
         for k, sents in enumerate(sentences)
-        for start, end in window_ranges([x.words for x in sents], cfg.markdown)
+        for start, end in window_ranges([x.words for x in sents], md)
     ]
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
@@ -77,6 +81,8 @@ def chunk_markdown(
         flags: tuple[str, ...] = ("merged_bullets",) if w.merged else ()
         if lay.parsed.recovered_lines:
             flags = (*flags, "recovered_text")
+        if w.toc:  # a table of contents: kept in the stage file, omitted with this reason
+            flags = (*flags, "toc")
         chunk = Chunk(
             text=window_text(w, lay.sentences),
             source=source,
@@ -85,6 +91,7 @@ def chunk_markdown(
             section_paths=paths if len(paths) > 1 else (),
             lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
             flags=flags,
+            omit=w.toc,
         )
         chunks.append(label(chunk, cfg))
     return chunks
