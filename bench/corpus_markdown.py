@@ -23,7 +23,6 @@ from benchlib import ROOT, corpora_dir, write_result
 sys.path.insert(0, str(ROOT / "tests"))
 
 from markdown_leftovers import leftover  # noqa: E402
-
 from notechunk.config import Config  # noqa: E402
 from notechunk.markdown import chunk_markdown  # noqa: E402
 from notechunk.markdown.sections import make_block_parser, parse_markdown_sections  # noqa: E402
@@ -35,8 +34,18 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
     seg = get_segmenter(cfg.segmenter)
     parser = make_block_parser()
     row: dict[str, Any] = dict.fromkeys(
-        ("files", "chunks", "kept", "leftovers", "pathless", "pathless_untitled", "headings",
-         "toc_omitted", "over_300", "max_heading_words"),
+        (
+            "files",
+            "chunks",
+            "kept",
+            "leftovers",
+            "pathless",
+            "pathless_untitled",
+            "headings",
+            "toc_omitted",
+            "over_300",
+            "max_heading_words",
+        ),
         0,
     )
     examples: list[str] = []

@@ -57,9 +57,11 @@ _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]*)>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?/?>")
 _STRONG_STAR = re.compile(r"\*\*(?=[^\s*])((?:[^*]|\*(?!\*))+?)(?<=[^\s*])\*\*")
 _STRONG_UNDER = re.compile(r"(?<![\w_])__(?=[^\s_])((?:[^_]|_(?!_))+?)(?<=[^\s_])__(?![\w_])")
+_STRONG_LOOSE = re.compile(r"\*\*((?:[^*]|\*(?!\*))+?)\*\*")  # `**Name **`: authors' slips
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
 _HIGHLIGHT = re.compile(r"==(?=[^\s=])((?:[^=]|=(?!=))+?)(?<=[^\s=])==")
+_HIGHLIGHT_LOOSE = re.compile(r"(?<![^\s(])==([^=\n]+?)==(?!\w)")  # `==40 to 55 ==%`
 _STRIKE = re.compile(r"~~(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~")
 _SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
 _FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
@@ -99,6 +101,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
         text = _emphasis(text)
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
+        if "==" in text:
+            text = _HIGHLIGHT_LOOSE.sub(lambda m: m.group(1).strip(" "), text)
     if "~" in text or "^" in text:
         if "~~" in text:
             text = _STRIKE.sub(r"\1", text)
@@ -139,8 +143,10 @@ def _emphasis(text: str) -> str:
         text = _EM_STAR.sub(r"\1", text)
     if "_" in text:
         text = _EM_UNDER.sub(r"\1", text)
-    if "**" in text:  # nested like ***x***
+    if "**" in text:  # nested like ***x***, then pairs with a space inside (`** x**`)
         text = _STRONG_STAR.sub(r"\1", text)
+        if "**" in text:
+            text = _STRONG_LOOSE.sub(lambda m: m.group(1).strip(" "), text)
     return text
 
 

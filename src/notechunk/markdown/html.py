@@ -159,8 +159,8 @@ def _table(table: LexborNode) -> list[HtmlItem]:
         headers = _stack_headers(headers, rows[top][1])
         top += 1
     out = []
-    for _, cells in rows[top:]:
-        text = row_text(headers, cells)
+    for _, values in rows[top:]:
+        text = row_text(headers, values)
         if text:
             out.append(HtmlItem(kind="row", text=text))
     return out

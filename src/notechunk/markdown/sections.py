@@ -131,10 +131,13 @@ def _inline_source(content: str) -> str:
     return "\n".join(line.lstrip(" \t") for line in content.split("\n"))
 
 
-def _prose(b: Builder, text: str, first: int, last: int, toc: int = 0) -> None:
+def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int = 0) -> None:
+    """A prose unit (list marker `prefix` kept, its indentation too); tags go to metadata."""
     text, tags = take_tags(text)
     b.tags.extend(tags)
-    b.add(Unit(kind="prose", text=text.strip(), first_line=first, last_line=last), toc)
+    text = text.strip()
+    if text:
+        b.add(Unit(kind="prose", text=prefix + text, first_line=first, last_line=last), toc)
 
 
 def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[tuple[int, int]]:
@@ -159,7 +162,7 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 if tok.level == 0 and title:
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)
                 elif title:
-                    _prose(b, pending_prefix + title, first, last)
+                    _prose(b, pending_prefix, title, first, last)
                     pending_prefix = ""
             else:
                 pending_prefix = _paragraph(b, raw, first, last, tok.level, pending_prefix)
@@ -214,9 +217,9 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
     box = callout(raw)
     if box is not None:
         title, body = box
-        _prose(b, prefix + clean_inline(title).strip(), first, first)
+        _prose(b, prefix, clean_inline(title), first, first)
         if body.strip():
-            _prose(b, clean_inline(inline_fields(body)).strip(), min(first + 1, last), last)
+            _prose(b, "", clean_inline(inline_fields(body)), min(first + 1, last), last)
         return ""
     if level == 0 and b.bold_headings and not prefix:
         title = bold_heading(raw)
@@ -227,7 +230,7 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
     if level == 0 and not prefix and is_page_number(text):
         b.skipped.append(Skipped(reason="page_number", first_line=first, last_line=last, text=text))
         return prefix
-    _prose(b, prefix + text, first, last, 1 if toc_entry(raw) else 0)
+    _prose(b, prefix, text, first, last, 1 if toc_entry(raw) else 0)
     return ""
 
 
@@ -254,7 +257,8 @@ def _html(
         elif item.kind == "row":
             b.add(Unit(kind="row", text=item.text, first_line=first, last_line=last))
         else:
-            _prose(b, prefix + item.text, first, last)
+            text = item.text.lstrip(" ")  # a nested HTML list item keeps its indentation
+            _prose(b, prefix + item.text[: len(item.text) - len(text)], text, first, last)
             prefix = ""
     return i
 
@@ -289,7 +293,7 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
                 headers = row
             elif not any(headers):
                 for cell in row:
-                    _prose(b, cell, row_line, row_line)
+                    _prose(b, "", cell, row_line, row_line)
             else:
                 text = row_text(headers, row)
                 b.add(Unit(kind="row", text=text, first_line=row_line, last_line=row_line))

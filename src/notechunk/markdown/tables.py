@@ -206,26 +206,38 @@ def _grid(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | None:
 
 def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
     """(headers, [(first, last, cells)]) of a grid table; lines relative to the block."""
-    top = block[0]
-    bounds = {col for col, ch in _columns(top) if ch == "+"}
+    bounds: set[int] = set()  # every column edge: a `+` of a rule (spans add edges below)
+    for line in block:
+        cols = _columns(line)
+        for k, (col, ch) in enumerate(cols):
+            if ch == "+" and any(
+                0 <= j < len(cols) and cols[j][1] in "-=:" for j in (k - 1, k + 1)
+            ):
+                bounds.add(col)
     ncols = max(1, len(bounds) - 1)
     order = sorted(bounds)
-    groups: list[tuple[int, int, list[list[str]]]] = []
-    header_end = -1
+    groups: list[list[int]] = []
+    header = False
     current: list[int] = []
     for k, line in enumerate(block[1:], start=1):
-        if _GRID_RULE.match(line):
-            if current:
-                cells = _grid_cells([block[j] for j in current], order, ncols)
-                groups.append((current[0], current[-1], cells))
-            current = []
-            if "=" in line and header_end < 0 and len(groups) == 1:
-                header_end = 1
+        if not _GRID_RULE.match(line):
+            current.append(k)
             continue
-        current.append(k)
-    headers = _cell_texts(groups[0][2]) if header_end == 1 and groups else []
-    body = groups[1:] if headers else groups
-    return headers, [(a, b, _cell_texts(cells)) for a, b, cells in body]
+        if current:
+            groups.append(current)
+        current = []
+        if "=" in line and len(groups) == 1 and not header:
+            header = True
+    headers: list[str] = []
+    if header and groups:
+        cells = _grid_cells([block[j] for j in groups[0]], order, ncols, spread=True)
+        headers = _cell_texts(cells)
+        groups = groups[1:]
+    rows = []
+    for g in groups:
+        cells = _grid_cells([block[j] for j in g], order, ncols, spread=False)
+        rows.append((g[0], g[-1], _cell_texts(cells)))
+    return headers, rows
 
 
 def _columns(line: str) -> list[tuple[int, str]]:
@@ -236,18 +248,23 @@ def _columns(line: str) -> list[tuple[int, str]]:
     return out
 
 
-def _grid_cells(rows: list[str], bounds: list[int], ncols: int) -> list[list[str]]:
+def _grid_cells(rows: list[str], bounds: list[int], ncols: int, *, spread: bool) -> list[list[str]]:
     """Per column, the pieces of each source line between the separators that stand on
-    a column boundary (a `|` elsewhere is text; a spanning cell goes to its first column)."""
+    a column boundary (a `|` elsewhere is text). A cell spanning columns goes to its first
+    column, or, in a header (`spread`), to every column it spans."""
     index = {col: k for k, col in enumerate(bounds)}
     cols: list[list[str]] = [[] for _ in range(ncols)]
     for line in rows:
-        k, piece = -1, []
+        k = -1
+        piece: list[str] = []
         for col, ch in _columns(line):
             if ch in "|+" and col in index:
+                nxt = index[col]
                 if 0 <= k < ncols:
-                    cols[k].append("".join(piece))
-                k, piece = index[col], []
+                    text = "".join(piece)
+                    for j in range(k, min(nxt, ncols) if spread else k + 1):
+                        cols[j].append(text)
+                k, piece = nxt, []
             else:
                 piece.append(ch)
     return cols

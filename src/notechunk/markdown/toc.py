@@ -34,6 +34,8 @@ def toc_entry(raw: str) -> bool:
     raw = raw.strip()
     if raw.startswith("[") and _ANCHOR_END.search(raw):
         return raw.count("](") == raw.count("](#")
+    if not raw[-1:].isdigit() or ("...." not in raw and "…" not in raw and "\t" not in raw):
+        return False
     return _LEADERS.fullmatch(raw) is not None
 
 
