@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from notechunk.markdown.clean import clean_inline
-from notechunk.markdown.tables import row_text
+from notechunk.markdown.rows import row_text
 
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborNode

@@ -13,13 +13,13 @@ Text the parser does not return is recovered line by line, so no source line is 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from notechunk.markdown.builder import Builder, place, recover
 from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
+from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
 from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
 from notechunk.markdown.obsidian import callout, inline_fields, take_tags
@@ -33,7 +33,7 @@ from notechunk.markdown.parse import (
     make_parser,
 )
 from notechunk.markdown.prepare import prepare
-from notechunk.markdown.tables import row_text
+from notechunk.markdown.rows import row_text
 from notechunk.markdown.toc import toc_entry, toc_fence
 
 if TYPE_CHECKING:
@@ -49,16 +49,6 @@ __all__ = [
     "parse_markdown_sections",
     "split_front_matter",
 ]
-
-PANDOC_HEADING_LEVEL = 7
-BOLD_MAX_WORDS = 12
-
-_PANDOC_HEADING = re.compile(
-    r"(\*\*|\*|__)?[ \t]*(?:\[([^\[\]\n]+)\]\{\.underline\}|<u>([^<\n]+)</u>)[ \t]*\1?"
-)
-_BOLD = re.compile(r"(\*\*\*|\*\*|__|<b>|<strong>)([^\n]+?)(\*\*\*|\*\*|__|</b>|</strong>)")
-_MARKED = re.compile(r"\[([^\[\]\n]+)\]\{\.mark\}")
-_CLOSE = {"***": "***", "**": "**", "__": "__", "<b>": "</b>", "<strong>": "</strong>"}
 
 
 def parse_markdown_sections(
@@ -91,36 +81,6 @@ def parse_markdown_sections(
         tags=tuple(dict.fromkeys([*fm.tags, *b.tags])),
         skipped=tuple(b.skipped),
     )
-
-
-def pandoc_heading(content: str) -> str | None:
-    """The title of a OneNote/pandoc underline-heading paragraph, else None."""
-    if "underline" not in content and "<u>" not in content:
-        return None
-    m = _PANDOC_HEADING.fullmatch(content.strip())
-    if m is None:
-        return None
-    title = clean_inline(m.group(2) or m.group(3) or "").strip()
-    return title or None
-
-
-def bold_heading(content: str) -> str | None:
-    """The title of a paragraph that is only bold or marked text (`**Title**`, `__T__`,
-    `**[Title]{.mark}**`, `[Title]{.mark}`): at most 12 words, not ending in . : ;"""
-    content = content.strip()
-    if "\n" in content or len(content) > 300:
-        return None
-    m = _BOLD.fullmatch(content)
-    if m is not None:
-        if _CLOSE[m.group(1)] != m.group(3) or m.group(1) in m.group(2):
-            return None
-    elif _MARKED.fullmatch(content) is None:
-        return None
-    title = clean_inline(content).strip()
-    words = title.split()
-    if not words or len(words) > BOLD_MAX_WORDS or title.endswith((".", ":", ";")):
-        return None
-    return title
 
 
 def _inline_source(content: str) -> str:

@@ -1,4 +1,4 @@
-"""Tables as rows of `Header: value` pairs, and pandoc's line-drawn tables found by line.
+"""pandoc's line-drawn tables (simple, multiline, grid), found by line before the parser.
 
 CommonMark knows only pipe tables; pandoc writes simple, multiline and grid tables, whose
 dash rules a CommonMark parser reads as setext underlines or thematic breaks (one table
@@ -13,17 +13,15 @@ Columns are cut by display width, as pandoc aligns them (a CJK character is two 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from notechunk.markdown.clean import clean_inline
+from notechunk.markdown.grid import GRID_RULE, grid_rows
+from notechunk.markdown.rows import cut, row_text
 
 _DASHES = re.compile(r"[ \t]*-{3,}(?: +-{3,})*[ \t]*$")
 _SEGMENT = re.compile(r"-+")
-_GRID_RULE = re.compile(r"[ \t]*\+(?:[-=:]+\+)+[ \t]*$")
-_QUOTE = re.compile(r"^(?:>[ \t]?)+")
-_RULE_ONLY = re.compile(r"[ :+]*[-=]{3,}[-=:+ ]*$")
 MAX_TABLE_LINES = 5000
 
 
@@ -36,19 +34,6 @@ class LineTable:
     rows: tuple[tuple[int, int, str], ...]
 
 
-def row_text(headers: Sequence[str], cells: Sequence[str]) -> str:
-    """`Header: value; Header: value` for the row's non-empty cells (a cell without a
-    header stands alone), so a value never floats without its column."""
-    pairs = []
-    for k, value in enumerate(cells):
-        value = " ".join(value.split())
-        if not value:
-            continue
-        head = headers[k].strip() if k < len(headers) else ""
-        pairs.append(f"{head}: {value}" if head and head != value else value)
-    return "; ".join(pairs)
-
-
 def find_tables(lines: Sequence[str], skip: bytearray) -> list[LineTable]:
     """pandoc simple, multiline and grid tables, in line order (`skip[i]` marks lines in
     fenced code, HTML blocks or front matter, which are never table lines)."""
@@ -58,7 +43,7 @@ def find_tables(lines: Sequence[str], skip: bytearray) -> list[LineTable]:
         line = lines[i]
         table = None
         if not skip[i] and "-" in line:
-            if "+" in line and _GRID_RULE.match(line):
+            if "+" in line and GRID_RULE.match(line):
                 table = _grid(lines, skip, i)
             elif _DASHES.match(line):
                 table = _dash_table(lines, skip, i)
@@ -151,10 +136,10 @@ def _build(
     first: int,
     last: int,
 ) -> LineTable:
-    headers = _join_cells([_cut(lines[k], starts) for k in head], len(starts))
+    headers = _join_cells([cut(lines[k], starts) for k in head], len(starts))
     out = []
     for group in rows:
-        cells = _join_cells([_cut(lines[k], starts) for k in group], len(starts))
+        cells = _join_cells([cut(lines[k], starts) for k in group], len(starts))
         text = row_text(headers, cells)
         if text:
             out.append((group[0], group[-1], text))
@@ -171,29 +156,12 @@ def _join_cells(parts: list[list[str]], width: int) -> list[str]:
     return [clean_inline(" ".join(c)).strip() for c in cols]
 
 
-def _width(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _cut(line: str, starts: list[int]) -> list[str]:
-    """The line cut at the display columns where each column starts."""
-    cells = [""] * len(starts)
-    k, col, begin = 0, 0, 0
-    for idx, ch in enumerate(line):
-        while k + 1 < len(starts) and col >= starts[k + 1]:
-            cells[k] = line[begin:idx]
-            k, begin = k + 1, idx
-        col += _width(ch)
-    cells[k] = line[begin:]
-    return cells
-
-
 def _grid(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | None:
     end = i + 1
     while end < len(lines) and not skip[end] and lines[end].lstrip().startswith(("|", "+")):
         end += 1
     last = end - 1
-    if last == i or not _GRID_RULE.match(lines[last]):
+    if last == i or not GRID_RULE.match(lines[last]):
         return None
     head, rows = grid_rows(lines[i : last + 1])
     out = []
@@ -202,84 +170,3 @@ def _grid(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | None:
         if text:
             out.append((i + a, i + b, text))
     return LineTable(first=i, last=last, rows=tuple(out))
-
-
-def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
-    """(headers, [(first, last, cells)]) of a grid table; lines relative to the block."""
-    bounds: set[int] = set()  # every column edge: a `+` of a rule (spans add edges below)
-    for line in block:
-        cols = _columns(line)
-        for k, (col, ch) in enumerate(cols):
-            if ch == "+" and any(
-                0 <= j < len(cols) and cols[j][1] in "-=:" for j in (k - 1, k + 1)
-            ):
-                bounds.add(col)
-    ncols = max(1, len(bounds) - 1)
-    order = sorted(bounds)
-    groups: list[list[int]] = []
-    header = False
-    current: list[int] = []
-    for k, line in enumerate(block[1:], start=1):
-        if not _GRID_RULE.match(line):
-            current.append(k)
-            continue
-        if current:
-            groups.append(current)
-        current = []
-        if "=" in line and len(groups) == 1 and not header:
-            header = True
-    headers: list[str] = []
-    if header and groups:
-        cells = _grid_cells([block[j] for j in groups[0]], order, ncols, spread=True)
-        headers = _cell_texts(cells)
-        groups = groups[1:]
-    rows = []
-    for g in groups:
-        cells = _grid_cells([block[j] for j in g], order, ncols, spread=False)
-        rows.append((g[0], g[-1], _cell_texts(cells)))
-    return headers, rows
-
-
-def _columns(line: str) -> list[tuple[int, str]]:
-    out, col = [], 0
-    for ch in line:
-        out.append((col, ch))
-        col += _width(ch)
-    return out
-
-
-def _grid_cells(rows: list[str], bounds: list[int], ncols: int, *, spread: bool) -> list[list[str]]:
-    """Per column, the pieces of each source line between the separators that stand on
-    a column boundary (a `|` elsewhere is text). A cell spanning columns goes to its first
-    column, or, in a header (`spread`), to every column it spans."""
-    index = {col: k for k, col in enumerate(bounds)}
-    cols: list[list[str]] = [[] for _ in range(ncols)]
-    for line in rows:
-        k = -1
-        piece: list[str] = []
-        for col, ch in _columns(line):
-            if ch in "|+" and col in index:
-                nxt = index[col]
-                if 0 <= k < ncols:
-                    text = "".join(piece)
-                    for j in range(k, min(nxt, ncols) if spread else k + 1):
-                        cols[j].append(text)
-                k, piece = nxt, []
-            else:
-                piece.append(ch)
-    return cols
-
-
-def _cell_texts(cols: list[list[str]]) -> list[str]:
-    """A cell's lines as text: quote markers and rowspan rules dropped, a nested grid
-    table as its rows."""
-    out = []
-    for pieces in cols:
-        lines = [p for p in (_QUOTE.sub("", p.strip()).strip() for p in pieces) if p]
-        if len(lines) > 2 and _GRID_RULE.match(lines[0]) and _GRID_RULE.match(lines[-1]):
-            head, rows = grid_rows(lines)
-            out.append("; ".join(row_text(head, cells) for _, _, cells in rows))
-            continue
-        text = " ".join(p for p in lines if not _RULE_ONLY.match(p))
-        out.append(clean_inline(text).strip())
-    return out
