@@ -31,7 +31,6 @@ HTML_TAGS = frozenset(
 )
 """HTML element names: `<iostream>` or `List<String>` in a note are text, not tags."""
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _BR = re.compile(r"<br\s*/?>|</br>", re.IGNORECASE)
 _HARD_BREAK = re.compile(r"\\\n")
 _TICKS = re.compile(r"`+")
@@ -80,7 +79,7 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if "`" in text and _CODE.search(text) is None:  # code is verbatim: hide it first
         text, spans = _hide_code_spans(text)
     if html and "<!--" in text:
-        text = _HTML_COMMENT.sub("", text)
+        text = _drop_comments(text)
     if html and "<" in text:
         text = _BR.sub("\n", text)
     escaped = False
@@ -114,6 +113,21 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if spans:
         text = _CODE.sub(lambda m: spans[ord(m.group(0)) - _CODE_BASE], text)
     return text.replace("\u00a0", " ")
+
+
+def _drop_comments(text: str) -> str:
+    """`<!-- ... -->` removed; an unclosed `<!--` is text (as CommonMark renders it).
+    str.find, not a pattern: linear however many openers there are."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[pos:start])
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _brackets(text: str) -> str:

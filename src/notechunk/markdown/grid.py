@@ -19,14 +19,10 @@ _RULE_ONLY = re.compile(r"[ :+]*[-=]{3,}[-=:+ ]*$")
 
 def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
     """(headers, [(first, last, cells)]) of a grid table; lines relative to the block."""
-    bounds: set[int] = set()  # every column edge: a `+` of a rule (spans add edges below)
+    bounds: set[int] = set()  # column edges: the `+` of every full rule (spans add edges)
     for line in block:
-        cols = columns(line)
-        for k, (col, ch) in enumerate(cols):
-            if ch == "+" and any(
-                0 <= j < len(cols) and cols[j][1] in "-=:" for j in (k - 1, k + 1)
-            ):
-                bounds.add(col)
+        if GRID_RULE.match(line):
+            bounds.update(col for col, ch in columns(line) if ch == "+")
     ncols = max(1, len(bounds) - 1)
     order = sorted(bounds)
     groups: list[list[int]] = []

@@ -17,7 +17,7 @@ _DIRECTIVE = re.compile(
     r"#(?:include|define|if|ifdef|ifndef|endif|else|elif|pragma|undef|import)\b"
 )
 _TAG_LABEL = re.compile(r"^(?:tags?|labels?)\s*::?\s*", re.IGNORECASE)
-_FIELD = re.compile(r"^([^\s:#>`|][^:\n`|]{0,60}?)::[ \t]", re.MULTILINE)
+_FIELD = re.compile(r"^([^\s:#>`|](?:[^:\n`|]{0,60}[^\s:`|])?)::[ \t]", re.MULTILINE)
 _AD_PARAM = re.compile(r"[ \t]*(title|collapse|icon|color)[ \t]*:[ \t]*(.*)$")
 
 

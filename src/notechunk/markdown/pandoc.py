@@ -55,8 +55,10 @@ def rewrite_fancy_lists(lines: list[str], skip: bytearray) -> dict[int, str]:
             )
             markers[i] = marker
             in_list = True
-        elif prev_blank and not line[:1].isspace() and not _NATIVE.match(line):
-            in_list = False  # a paragraph at the margin after a blank line ends the outline
+        elif _NATIVE.match(line):
+            in_list = True  # a sublist may follow any list item directly
+        elif prev_blank and not line[:1].isspace():
+            in_list = False  # a paragraph at the margin after a blank line ends the list
         prev_blank = False
     return markers
 
