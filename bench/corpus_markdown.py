@@ -1,11 +1,12 @@
 """Markdown structure on real notes: per corpus folder, what the Markdown runner finds and
 what markup it leaves behind (issue 11's figures).
 
-For each folder of ../shared/corpora/notes-md and notes-messy: files, chunks (kept),
-chunks with markup leftovers (tests/markdown_leftovers.py), chunks without a heading path
-(and without a path or a document title), headings found, chunks omitted as a table of
-contents, the longest heading, kept chunks over 300 words, seconds. Default config and
-segmenter, one process. Writes bench/results/corpus_markdown.json.
+For each folder of ../shared/corpora/notes-md and notes-messy: files, chunks kept, share
+of kept chunks with markup leftovers (tests/markdown_measure.py), without a heading path
+(noPath), without a path or a title from the document (noP+T: front matter, OneNote
+header), without those or a file/folder name (noPTN), headings found, chunks omitted as a
+table of contents, the longest heading, kept chunks over 300 words, seconds. Default
+config and segmenter, one process. Writes bench/results/corpus_markdown.json.
 
     python bench/corpus_markdown.py [--corpus notes-md --corpus notes-messy] [--show-leftovers N]
 """
@@ -22,7 +23,7 @@ from benchlib import ROOT, corpora_dir, write_result
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-from markdown_leftovers import leftover  # noqa: E402
+from markdown_measure import document_name, leftover  # noqa: E402
 from notechunk.config import Config  # noqa: E402
 from notechunk.markdown import chunk_markdown  # noqa: E402
 from notechunk.markdown.sections import make_block_parser, parse_markdown_sections  # noqa: E402
@@ -75,6 +76,8 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
                 row["pathless"] += 1
                 if not title:
                     row["pathless_untitled"] += 1
+                    if document_name(path) is None:
+                        row["pathless_unnamed"] += 1
             if c.word_count > 300:
                 row["over_300"] += 1
     row["seconds"] = round(time.perf_counter() - start, 1)
@@ -90,6 +93,7 @@ def main() -> None:
     args = ap.parse_args()
     results: dict[str, Any] = {}
     head = f"{'folder':42} {'files':>5} {'kept':>6} {'left%':>6} {'noPath':>6} {'noP+T':>6}"
+    head += f" {'noPTN':>6}"
     print(head + f" {'heads':>6} {'toc':>4} {'>300':>4} {'maxH':>4} {'s':>5}")
     for name in args.corpus or ["notes-md", "notes-messy"]:
         root = corpora_dir() / name
@@ -101,6 +105,7 @@ def main() -> None:
             print(
                 f"{key:42} {r['files']:5} {r['kept']:6} {100 * r['leftovers'] / kept:6.1f}"
                 f" {100 * r['pathless'] / kept:6.1f} {100 * r['pathless_untitled'] / kept:6.1f}"
+                f" {100 * r['pathless_unnamed'] / kept:6.1f}"
                 f" {r['headings']:6} {r['toc_omitted']:4} {r['over_300']:4}"
                 f" {r['max_heading_words']:4} {r['seconds']:5}"
             )

@@ -42,7 +42,10 @@ def paths(doc: str, **kw: bool | int) -> list[tuple[tuple[str, ...], int, list[s
 
 
 def test_bold_lines_are_headings_one_level_below_the_current_hash_level() -> None:
-    doc = "# History\n\n**Ancient**\n\nIndus text.\n\n**Medieval**\n\nDelhi text.\n\n## Modern\n\n**Revolt**\n\n1857 text.\n"
+    doc = (
+        "# History\n\n**Ancient**\n\nIndus text.\n\n**Medieval**\n\nDelhi text.\n\n"
+        "## Modern\n\n**Revolt**\n\n1857 text.\n"
+    )
     assert paths(doc) == [
         (("History",), 1, []),
         (("History", "Ancient"), 2, ["Indus text."]),
@@ -71,6 +74,6 @@ def test_long_heading_is_cut_in_the_path_and_kept_in_the_text() -> None:
     long = " ".join(f"w{i}" for i in range(20))
     doc = f"## {long}\n\nBody.\n"
     ((path, _, texts),) = paths(doc)
-    assert path == (" ".join(f"w{i}" for i in range(15)) + " …",)
+    assert path == (" ".join(f"w{i}" for i in range(15)) + "…",)
     assert texts == [long, "Body."]
     assert paths(doc, heading_max_words=25)[0][0] == (long,)

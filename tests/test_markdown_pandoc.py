@@ -35,7 +35,10 @@ def test_outline_with_items_indented_four_spaces_is_a_list_not_code() -> None:
 
 
 def test_startnum_example_with_roman_sublist() -> None:
-    doc = " 9)  Ninth\n10)  Tenth\n11)  Eleventh\n       i. subone\n      ii. subtwo\n     iii. subthree\n"
+    doc = (
+        " 9)  Ninth\n10)  Tenth\n11)  Eleventh\n"
+        "       i. subone\n      ii. subtwo\n     iii. subthree\n"
+    )
     assert [t for _, t in texts(doc)] == [
         "9) Ninth",
         "10) Tenth",
@@ -47,7 +50,10 @@ def test_startnum_example_with_roman_sublist() -> None:
 
 
 def test_marker_kinds_and_hash_numbering() -> None:
-    doc = "(2) Two\n(5) Three\n1.  Four\n*   Five\n\n#. one\n#. two\n\na) alpha\nb) beta\n\n(iv) four\n"
+    doc = (
+        "(2) Two\n(5) Three\n1.  Four\n*   Five\n\n#. one\n#. two\n\n"
+        "a) alpha\nb) beta\n\n(iv) four\n"
+    )
     assert [t for _, t in texts(doc)] == [
         "(2) Two",
         "(5) Three",

@@ -33,7 +33,9 @@ CASES = {
         "  A     B\n-----  -----\n  1     2\n\n+---+---+\n| x | y |\n+===+===+\n| 1 | 2 |\n"
         "+---+---+\n\n- item\n\n  -------  -------\n  a        b\n  -------  -------\n"
     ),
-    "html_headings": "<h2>Title &amp; more</h2>\n\n<table><tr><th>a</th></tr>\n\n<tr><td>1</td></tr></table>\n",
+    "html_headings": (
+        "<h2>Title &amp; more</h2>\n\n<table><tr><th>a</th></tr>\n\n<tr><td>1</td></tr></table>\n"
+    ),
     "obsidian": "> [!note] Title\n> body #tag\n\n%%\nhidden\n%%\n```ad-note\ntitle: T\n- x\n```\n",
     "bold": "# A\n\n**Bold heading**\n\ntext\n\n```toc\n```\n",
 }

@@ -77,7 +77,7 @@ class Builder:
         while self.stack and self.stack[-1][0] >= level:
             self.stack.pop()
         words = title.split()
-        short = title if len(words) <= self.max_words else " ".join(words[: self.max_words]) + " …"
+        short = title if len(words) <= self.max_words else " ".join(words[: self.max_words]) + "…"
         self.stack.append((level, short))
         self.start_line = line
         self.level = level

@@ -1,6 +1,7 @@
-"""What counts as a markup leftover in a Markdown chunk: syntax a reader of the rendered
-note never sees. Shared by the corpus test (tests/test_markdown_corpus.py) and the
-measuring script (bench/corpus_markdown.py) so both count the same thing.
+"""What the Markdown corpus figures count, shared by the corpus test
+(tests/test_markdown_corpus.py) and the measuring script (bench/corpus_markdown.py).
+
+A markup leftover is syntax a reader of the rendered note never sees.
 
 Fenced code is verbatim (`**` is Python's power, `<vector>` a C++ include), so it is
 left out of the check.
@@ -9,6 +10,7 @@ left out of the check.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # HTML elements a note uses for layout: `<iostream>` or `<App />` in a note is text
 _TAGS = sorted(
@@ -36,3 +38,16 @@ def leftover(text: str) -> str | None:
     """The first leftover in `text` outside fenced code, or None."""
     m = LEFTOVER.search(_FENCED.sub("", text))
     return m.group(0) if m else None
+
+
+GENERIC_NAME = re.compile(r"(?:readme|index|home|notes?|untitled(?: \d+)*|\d+)", re.IGNORECASE)
+
+
+def document_name(path: Path) -> str | None:
+    """The title a file's name gives: its stem, or for a README/index its folder's name
+    (what the runner's file-name fallback should use; the parse itself gives front matter
+    and OneNote titles)."""
+    for name in (path.stem, path.parent.name):
+        if name.strip() and not GENERIC_NAME.fullmatch(name.strip()):
+            return name
+    return None
