@@ -42,6 +42,7 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
             "leftovers",
             "pathless",
             "pathless_untitled",
+            "pathless_unnamed",
             "headings",
             "toc_omitted",
             "over_300",
