@@ -15,7 +15,7 @@ import openpyxl
 
 from notechunk.config import Config
 from notechunk.sheets import process_sheet_file
-from notechunk.sheets.worker import read_isolated
+from notechunk.sheets.isolate import read_isolated
 
 
 def make(path: Path, rows: int) -> None:

@@ -8,7 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.sheets import process_sheet_file
+from notechunk.process import process_sheet
 
 
 def main() -> int:
@@ -26,7 +26,7 @@ def main() -> int:
             continue
         rel = path.relative_to(root).as_posix()
         t0 = time.perf_counter()
-        res = process_sheet_file(path, rel, cfg)
+        res = process_sheet(path, rel, cfg)
         dt = time.perf_counter() - t0
         rows = sum(r.data_rows for r in res.reports)
         ok = all(r.data_rows == r.chunks + r.discarded for r in res.reports)

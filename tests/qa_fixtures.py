@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport, count_words
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, Piece, Pieces, SheetReport
 from notechunk.config import Config
-from notechunk.quality import label
+from notechunk.corpus import Corpus, dedupe
+from notechunk.finish import finish_file
+from notechunk.pipeline import measure
+from notechunk.qa.artifacts import write_outputs
 
 CFG = Config()
+
+
+def finalize(
+    out: Path,
+    chunks: Sequence[Chunk],
+    discarded: Sequence[DiscardedRow],
+    reports: Sequence[SheetReport],
+    errors: Sequence[FileError],
+    cfg: Config,
+) -> dict[str, Any]:
+    """The corpus passes and every output file, as `run` does them after processing."""
+    corpus = Corpus(
+        chunks=tuple(dedupe(chunks, cfg.dedupe)),
+        discarded=tuple(discarded),
+        reports=tuple(reports),
+        errors=tuple(errors),
+    )
+    corpus, metrics = measure(corpus, cfg)
+    write_outputs(out, corpus, metrics, cfg)
+    return metrics.to_json()
 
 
 def md(
@@ -15,32 +42,15 @@ def md(
     path: tuple[str, ...] = ("Polity",),
     lines: tuple[int, int] = (1, 3),
 ) -> Chunk:
-    return label(
-        Chunk(
-            text=text,
-            source=source,
-            source_type="markdown",
-            section_path=path,
-            lines=lines,
-            word_count=count_words(text),
-        ),
-        CFG,
-    )
+    piece = Piece(text=text, section_path=path, lines=lines)
+    (chunk,) = finish_file(Pieces(source=source, source_type="markdown", pieces=(piece,)), CFG)
+    return chunk
 
 
 def row(text: str, r: int, source: str = "sheets/passes.csv", sheet: str = "passes") -> Chunk:
-    return label(
-        Chunk(
-            text=text,
-            source=source,
-            source_type="spreadsheet",
-            sheet=sheet,
-            row=r,
-            template="passes",
-            word_count=count_words(text),
-        ),
-        CFG,
-    )
+    piece = Piece(text=text, sheet=sheet, row=r, template="passes")
+    (chunk,) = finish_file(Pieces(source=source, source_type="spreadsheet", pieces=(piece,)), CFG)
+    return chunk
 
 
 LONG = " ".join(f"word{i}" for i in range(520))
@@ -86,8 +96,8 @@ def stage_chunks() -> list[Chunk]:
         md(
             "Fundamental Rights are the basic rights guaranteed by Part III of the Constitution "
             "of India to every citizen, enforceable in courts through writs.",
-            source="notes/copy.md",
-            path=("Copy",),
+            source="copies/polity.md",  # same title and heading path: the same fact twice
+            path=("Polity", "Fundamental Rights"),
             lines=(1, 2),
         ),
         md("```python\nprint('hello')\n```", source="notes/code.md", path=("Code",), lines=(1, 3)),

@@ -14,7 +14,9 @@ import pytest
 
 import qa_fixtures as fx
 from notechunk.config import Config, QAConfig
-from notechunk.qa import build_report, finalize, neutralise_cell
+from notechunk.qa.artifacts import neutralise_cell
+from notechunk.qa.report import build_report
+from qa_fixtures import finalize
 
 FILES = (
     "chunks.jsonl.gz",

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import qa_fixtures as fx
 from notechunk.chunk import SheetReport
-from notechunk.merge import merge_and_normalize
-from notechunk.qa import compute_metrics
-from notechunk.qa.metrics import location, score_histogram, word_histogram
+from notechunk.config import DedupeConfig
+from notechunk.corpus import dedupe
+from notechunk.qa.metrics import Metrics, compute_metrics, location, score_histogram, word_histogram
 
 
 def test_totals_and_labels() -> None:
-    chunks = merge_and_normalize(fx.stage_chunks())
-    m = compute_metrics(chunks, fx.discarded(), fx.sheet_reports(), fx.errors())
+    chunks = dedupe(fx.stage_chunks(), DedupeConfig())
+    typed = compute_metrics(chunks, fx.discarded(), fx.sheet_reports(), fx.errors())
+    m = typed.to_json()
+    assert Metrics.from_json(m) == typed
     assert m["total"] == m["surviving"] + m["omitted"] == 13
     assert m["duplicates"] == 1
     assert m["omitted_by_reason"] == {"context_dead": 1, "duplicate": 1, "fragment": 1}
@@ -29,12 +31,12 @@ def test_totals_and_labels() -> None:
 def test_histograms() -> None:
     wh = word_histogram([0, 7, 8, 14, 15, 29, 30, 499, 500, 10_000])
     # bins 0-7, 8-11, 12-14, 15-29, 30-49, 50-99, 100-199, 200-299, 300-499, 500+
-    assert [b["count"] for b in wh] == [2, 1, 1, 2, 1, 0, 0, 0, 1, 2]
-    assert wh[0] == {"bin": "0-7", "lo": 0, "hi": 8, "count": 2}
-    assert wh[-1] == {"bin": "500+", "lo": 500, "hi": None, "count": 2}
+    assert [b.count for b in wh] == [2, 1, 1, 2, 1, 0, 0, 0, 1, 2]
+    assert (wh[0].bin, wh[0].lo, wh[0].hi, wh[0].count) == ("0-7", 0, 8, 2)
+    assert (wh[-1].bin, wh[-1].lo, wh[-1].hi, wh[-1].count) == ("500+", 500, None, 2)
     sh = score_histogram([0.0, 0.05, 0.1, 0.99, 1.0])
-    assert [b["count"] for b in sh] == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
-    assert sh[-1]["bin"] == "0.9-1.0"
+    assert [b.count for b in sh] == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert sh[-1].bin == "0.9-1.0"
 
 
 def test_sheet_conservation_detects_loss() -> None:
@@ -69,11 +71,20 @@ def test_sheet_conservation_detects_loss() -> None:
         discarded=0,
         note="hidden",
     )
-    sheets = compute_metrics([], sheet_reports=[good, bad, hidden])["sheets"]
-    assert sheets["conserved"] is False
-    assert [b["source"] for b in sheets["not_conserved"]] == ["b.csv"]
-    assert sheets["by_status"] == {"hidden_skipped": 1, "read": 2}
-    assert sheets["data_rows"] == 7
+    sheets = compute_metrics([], sheet_reports=[good, bad, hidden]).sheets
+    assert sheets.conserved is False
+    assert [b.source for b in sheets.not_conserved] == ["b.csv"]
+    assert sheets.by_status == {"hidden_skipped": 1, "read": 2}
+    assert sheets.data_rows == 7
+
+
+def test_metrics_from_json_refuses_a_wrong_shape() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="metrics.json"):
+        Metrics.from_json([1, 2])
+    with pytest.raises(ValueError, match="metrics.json"):
+        Metrics.from_json({"total": "many"})
 
 
 def test_location() -> None:

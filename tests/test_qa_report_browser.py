@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import qa_fixtures as fx
-from notechunk.qa import finalize
+from qa_fixtures import finalize
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")

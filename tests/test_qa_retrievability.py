@@ -10,35 +10,42 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notechunk.chunk import Chunk
-from notechunk.merge import merge_and_normalize
+from notechunk.chunk import Chunk, Piece, Pieces
+from notechunk.config import Config
+from notechunk.corpus import dedupe, score
+from notechunk.finish import finish_file
 from notechunk.qa import retrievability as r
 from notechunk.qa.retrievability import retrieval_scores
 
+CFG = Config()
+
 
 def md(text: str, i: int, path: tuple[str, ...] = ("Notes",)) -> Chunk:
-    return Chunk(
-        text=text,
-        source=f"n{i}.md",
-        source_type="markdown",
-        section_path=path,
-        lines=(i, i),
-        id=f"c{i}",
-    )
+    """A finished chunk; every file is titled "notes", so the same text twice under the same
+    path is the same fact in the same context."""
+    piece = Piece(text=text, section_path=path, lines=(i, i))
+    doc = Pieces(source=f"f{i}/notes.md", source_type="markdown", pieces=(piece,))
+    chunks = finish_file(doc, CFG)
+    return chunks[0] if chunks else Chunk(text="", source=doc.source, source_type="markdown")
 
 
 def test_empty_and_tokenless() -> None:
     assert retrieval_scores([]) == []
-    assert retrieval_scores([md("a . !", 0), md("- ?", 1)]) == [0.0, 0.0]
+    bare = [Chunk(text=t, source="x.md", source_type="markdown") for t in ("a . !", "- ?")]
+    assert retrieval_scores(bare) == [0.0, 0.0]
+    # with its context, a chunk of no words of its own is still found by its title
+    assert retrieval_scores([md("a . !", 0), md("- ?", 1)]) == [0.5, 0.5]
 
 
 def test_unique_beats_near_duplicates() -> None:
     unique = "The Zoji La pass in Ladakh links Srinagar with Leh at an altitude of 3528 metres."
     near = (
         "The Rohtang pass in Himachal links Manali with Keylong over the Pir Panjal "
-        "range; snow closes it {} months a year."
+        "range; snow closes it for {} months of the year."
     )
-    chunks = [md(unique, 0)] + [md(near.format(k), k + 1) for k in range(1, 7)]
+    # the variants differ only by stop words: the same terms, so they tie with each other
+    variants = ("a", "an", "the", "these", "such", "their")
+    chunks = [md(unique, 0)] + [md(near.format(w), k + 1) for k, w in enumerate(variants)]
     filler = [
         "Monsoon winds bring rain to Kerala in June.",
         "The Ganga rises at Gangotri glacier in Uttarakhand.",
@@ -53,12 +60,13 @@ def test_unique_beats_near_duplicates() -> None:
 
 def test_exact_duplicate_inherits_original_score() -> None:
     text = "Article 21 protects life and personal liberty of every person in India."
-    chunks = merge_and_normalize(
+    chunks = dedupe(
         [
             md(text, 0),
             md("Article 19 grants six freedoms to citizens, including speech and assembly.", 1),
-            md(text, 2, path=("Copy",)),
-        ]
+            md(text, 2),
+        ],
+        CFG.dedupe,
     )
     assert chunks[2].duplicate_of == chunks[0].id
     scores = retrieval_scores(chunks)
@@ -108,7 +116,7 @@ def test_batches_give_the_same_ranks(monkeypatch: object) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(alphabet="abcdefg .\n", min_size=0, max_size=60), max_size=25))
 def test_scores_in_bounds_and_deterministic(texts: list[str]) -> None:
-    chunks = merge_and_normalize([md(t, k) for k, t in enumerate(texts)])
+    chunks = dedupe([md(t, k) for k, t in enumerate(texts)], CFG.dedupe)
     first = retrieval_scores(chunks)
     assert len(first) == len(chunks)
     assert all(0.0 <= s <= 1.0 for s in first)
@@ -116,16 +124,6 @@ def test_scores_in_bounds_and_deterministic(texts: list[str]) -> None:
 
 
 def test_score_retrievability_sets_field() -> None:
-    chunks = r.score_retrievability([md("Lok Sabha has 543 elected seats.", 0)])
+    chunks = score([md("Lok Sabha has 543 elected seats.", 0)])
     assert chunks[0].retrieval_score == 1.0
     assert replace(chunks[0], retrieval_score=None) == md("Lok Sabha has 543 elected seats.", 0)
-
-
-def test_tokenize() -> None:
-    assert r.tokenize("The Zoji-La pass, at 3528 m, is in a valley.") == [
-        "zoji",
-        "la",
-        "pass",
-        "3528",
-        "valley",
-    ]

@@ -492,9 +492,9 @@ def check(src: Path, res: Outputs, expects: list[Expect]) -> None:
         for token in exp.tokens:
             assert token.casefold() in text.casefold(), f"{exp.rel}: {token!r} lost"
         if exp.all_words:
-            from notechunk.read import decode_text
+            from notechunk.textio import decode_text
 
-            decoded, _ = decode_text((src / exp.rel).read_bytes(), exp.rel)
+            decoded = decode_text((src / exp.rel).read_bytes(), exp.rel).text
             lost = _words(decoded) - _words(text)
             assert not lost, f"{exp.rel}: words lost {sorted(lost)[:10]}"
 

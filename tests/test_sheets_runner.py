@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from notechunk.config import Config, SheetsConfig, Template
 from notechunk.sheets import process_sheet_file, suggest_templates
-from notechunk.sheets.runner import SheetFileResult, run_isolated
+from notechunk.sheets.isolate import run_isolated
+from notechunk.sheets.runner import SheetFileResult
 from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
 
 CFG = Config()
@@ -20,13 +21,13 @@ def conserved(res: SheetFileResult) -> bool:
     read = [r for r in res.reports if r.status in ("read", "truncated")]
     return (
         all(r.data_rows == r.chunks + r.discarded for r in read)
-        and sum(r.chunks for r in read) == len(res.chunks)
+        and sum(r.chunks for r in read) == len(res.pieces)
         and sum(r.discarded for r in read) == len(res.discarded)
     )
 
 
 def one_error(res: SheetFileResult) -> str:
-    assert not res.chunks and len(res.errors) == 1 and res.errors[0].stage == "read"
+    assert not res.pieces and len(res.errors) == 1 and res.errors[0].stage == "read"
     assert "\n" not in res.errors[0].reason
     return res.errors[0].reason
 
@@ -69,7 +70,7 @@ def test_empty_file(tmp_path: Path) -> None:
 def test_empty_sheet(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "e.xlsx", [])
     res = process_sheet_file(p, "e.xlsx", CFG)
-    assert not res.errors and not res.chunks
+    assert not res.errors and not res.pieces
     assert [(r.sheet, r.status) for r in res.reports] == [("Sheet1", "empty")]
 
 
@@ -87,7 +88,7 @@ def test_zip_bomb_refused(tmp_path: Path) -> None:
 def test_formulas_without_cached_values_are_flagged(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Item", "Price", "Note"], ["pen", "=2+3", "blue ink"]])
     res = process_sheet_file(p, "f.xlsx", CFG)
-    (chunk,) = res.chunks
+    (chunk,) = res.pieces
     assert chunk.flags == ("formula_without_value:B2",)
     assert chunk.text == "Item: pen. Note: blue ink."
 
@@ -118,9 +119,9 @@ def test_hidden_sheets_reported_and_optionally_read(tmp_path: Path) -> None:
     wb.save(p)
     res = process_sheet_file(p, "h.xlsx", CFG)
     assert [r.status for r in res.reports] == ["read", "hidden_skipped"]
-    assert len(res.chunks) == 1
+    assert len(res.pieces) == 1
     cfg = replace(CFG, sheets=SheetsConfig(include_hidden=True))
-    assert len(process_sheet_file(p, "h.xlsx", cfg).chunks) == 2
+    assert len(process_sheet_file(p, "h.xlsx", cfg).pieces) == 2
 
 
 def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
@@ -146,7 +147,7 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     (rep,) = res.reports
     assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 5, 1)
     assert conserved(res)
-    by_row = {c.row: c for c in res.chunks}
+    by_row = {c.row: c for c in res.pieces}
     assert by_row[5].template == "passes"
     assert by_row[5].text.startswith("The Khyber pass is in Khyber Pakhtunkhwa, connecting")
     assert by_row[9].template is None
@@ -158,13 +159,13 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
         (10, "too_few_fields"),
     ]
     assert res.discarded[1].cells[0] == ("Pass", "1")
-    assert all(c.source_type == "spreadsheet" and c.sheet == "Sheet1" for c in res.chunks)
+    assert all(c.sheet == "Sheet1" for c in res.pieces)
 
 
 def test_missing_column_fallback_flag(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "passes.xlsx", [["Pass", "State"], ["Khyber", "KPK and more"]])
     t = Template(name="passes", match="*", text="{Pass} in {State} at {Altitude}.")
-    (chunk,) = process_sheet_file(p, "passes.xlsx", replace(CFG, templates=(t,))).chunks
+    (chunk,) = process_sheet_file(p, "passes.xlsx", replace(CFG, templates=(t,))).pieces
     assert chunk.flags == ("template_fallback:passes:missing column Altitude",)
 
 
@@ -173,7 +174,7 @@ def test_template_header_row_pins(tmp_path: Path) -> None:
     t = Template(name="x", match="*", text="{Capital} is the capital of {Name}.", header_row=2)
     res = process_sheet_file(p, "x.xlsx", replace(CFG, templates=(t,)))
     assert res.reports[0].header_row == 2
-    assert res.chunks[0].text == "Tvm is the capital of Kerala."
+    assert res.pieces[0].text == "Tvm is the capital of Kerala."
 
 
 def test_headerless_csv(tmp_path: Path) -> None:
@@ -184,13 +185,15 @@ def test_headerless_csv(tmp_path: Path) -> None:
     )
     res = process_sheet_file(p, "qa.csv", CFG)
     assert res.reports[0].header_row is None and res.reports[0].data_rows == 2
-    assert res.chunks[0].row == 1
-    assert res.chunks[0].text.startswith("Column 1: What is the first criterion")
+    assert res.pieces[0].row == 1
+    assert res.pieces[0].text.startswith("Column 1: What is the first criterion")
 
 
 def test_spreadsheet_fragments_omitted(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Pass", "State"], ["Khyber", "KPK"]])
-    (chunk,) = process_sheet_file(p, "f.xlsx", CFG).chunks
+    from notechunk.process import process_sheet
+
+    (chunk,) = process_sheet(p, "f.xlsx", CFG).chunks  # finished: labelled
     assert chunk.quality == "fragment" and chunk.omit
 
 
@@ -199,7 +202,7 @@ def test_max_rows_truncates(tmp_path: Path) -> None:
     cfg = replace(CFG, sheets=SheetsConfig(max_rows=5))
     res = process_sheet_file(p, "m.xlsx", cfg)
     assert res.reports[0].status == "truncated" and "max_rows = 5" in res.reports[0].note
-    assert len(res.chunks) == 5 and conserved(res)
+    assert len(res.pieces) == 5 and conserved(res)
 
 
 def test_xls_and_ods(tmp_path: Path) -> None:
@@ -216,7 +219,7 @@ def test_xls_and_ods(tmp_path: Path) -> None:
     sh.write(3, 1, 1465)
     book.save(str(tmp_path / "r.xls"))
     res = process_sheet_file(tmp_path / "r.xls", "r.xls", CFG)
-    assert [(c.row, c.text) for c in res.chunks] == [(4, "River: Godavari. Length km: 1465.")]
+    assert [(c.row, c.text) for c in res.pieces] == [(4, "River: Godavari. Length km: 1465.")]
 
     doc = OpenDocumentSpreadsheet()
     table = Table(name="Rivers")
@@ -230,7 +233,7 @@ def test_xls_and_ods(tmp_path: Path) -> None:
     doc.spreadsheet.addElement(table)
     doc.save(str(tmp_path / "r.ods"))
     res = process_sheet_file(tmp_path / "r.ods", "r.ods", CFG)
-    assert [(c.row, c.text) for c in res.chunks] == [
+    assert [(c.row, c.text) for c in res.pieces] == [
         (2, "River: Narmada. Mouth: Gulf of Khambhat.")
     ]
 
@@ -247,7 +250,7 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
 
     cfg = config_from_dict(doc)
     res = process_sheet_file(p, "geo/passes.xlsx", cfg)
-    assert res.chunks[0].template == "passes" and res.chunks[0].text == "Pass: Khyber. State: KPK."
+    assert res.pieces[0].template == "passes" and res.pieces[0].text == "Pass: Khyber. State: KPK."
     bad = tmp_path / "bad.xlsx"
     bad.write_text("<html>")
     assert suggest_templates(bad, "bad.xlsx", CFG).startswith("# bad.xlsx: not a workbook")
@@ -282,8 +285,8 @@ def test_100k_rows(tmp_path: Path) -> None:
         ws.append([f"Place {i}", "Ladakh", f"note number {i} about a pass"])
     wb.save(tmp_path / "big.xlsx")
     res = process_sheet_file(tmp_path / "big.xlsx", "big.xlsx", CFG)
-    assert res.reports[0].data_rows == 100_000 and len(res.chunks) == 100_000
-    assert res.chunks[-1].row == 100_001
+    assert res.reports[0].data_rows == 100_000 and len(res.pieces) == 100_000
+    assert res.pieces[-1].row == 100_001
 
 
 @pytest.mark.corpus

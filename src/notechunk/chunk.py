@@ -1,8 +1,11 @@
-"""The one `Chunk` type every runner emits, and the small records around it.
+"""The one `Chunk` type, the `Piece`s runners cut it from, and the records around them.
 
-Records are frozen: a stage changes a chunk with `dataclasses.replace`, never in place.
-`to_json`/`from_json` are the only way a chunk becomes a line of a stage or output file,
-so the on-disk field set of SPEC §2 lives in one place.
+Data flows one way: a runner turns a file's bytes into `Pieces` (raw text and where it
+stands); `finish.finish_file` turns those into complete `Chunk`s (normalised text, word
+count, quality, semantic type, title, embed_text, id); corpus passes only add what needs
+every chunk (`duplicate_of`, `retrieval_score`). Records are frozen: a pass changes one
+with `dataclasses.replace`, never in place. `to_json`/`from_json` are the only way a chunk
+becomes a line of a stage or output file, so the on-disk field set of SPEC §2 lives here.
 """
 
 from __future__ import annotations
@@ -22,12 +25,52 @@ def count_words(text: str) -> int:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Piece:
+    """What a runner cuts from a file before finishing: raw text and where it stands.
+
+    `omit_reason` is set when the runner itself knows the piece is not content (a table
+    of contents): the finished chunk is omitted and flagged with that reason.
+    """
+
+    text: str
+    section_path: tuple[str, ...] = ()
+    section_paths: tuple[tuple[str, ...], ...] = ()
+    lines: tuple[int, int] | None = None
+    sheet: str | None = None
+    row: int | None = None
+    group: str | None = None
+    flags: tuple[str, ...] = ()
+    template: str | None = None
+    omit_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pieces:
+    """Every piece of one file, with what is known of the file as a whole.
+
+    `title` is the document's own title (front matter, OneNote page header) or None, in
+    which case finishing derives one from the file name; `flags` apply to every piece
+    (an encoding fallback, recovered text).
+    """
+
+    source: str
+    source_type: SourceType
+    pieces: tuple[Piece, ...] = ()
+    title: str | None = None
+    created: str | None = None
+    tags: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Chunk:
-    """One retrieval unit.
+    """One retrieval unit, complete when made (by `finish.finish_file`).
 
     `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
-    sheet's real row number) for spreadsheets. `id` is empty until `merge` assigns the
-    stable hash; `retrieval_score` is None until the QA pass measures it.
+    sheet's real row number) for spreadsheets. `text` is the clean content; `embed_text`
+    is what a retriever should index: the context (title, heading path; for a row the
+    file's title, sheet and group) and then the text. Corpus passes add `duplicate_of`
+    and `retrieval_score` (None until scored).
     """
 
     text: str
@@ -37,6 +80,11 @@ class Chunk:
     lines: tuple[int, int] | None = None
     sheet: str | None = None
     row: int | None = None
+    group: str | None = None
+    title: str = ""
+    created: str | None = None
+    tags: tuple[str, ...] = ()
+    embed_text: str = ""
     word_count: int = 0
     quality: Quality = "ok"
     omit: bool = False
@@ -74,6 +122,8 @@ class Chunk:
             kwargs["flags"] = tuple(kwargs["flags"])
         if "section_paths" in kwargs:
             kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
+        if "tags" in kwargs:
+            kwargs["tags"] = tuple(kwargs["tags"])
         return cls(**kwargs)
 
 

@@ -90,6 +90,11 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None, help="TOML config file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (1)")
     p.add_argument("--segmenter", default=None, help="sentence splitter (default, fast, ...)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="redo every file and rewrite every output (ignore OUT/.cache and the manifest)",
+    )
 
 
 def _load(src: Path | None, args: argparse.Namespace) -> Config:
@@ -149,7 +154,9 @@ def _run(src: Path, args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out}: the output folder is not writable")
     update, stop = _progress_printer()
     try:
-        result = run(src, args.out, cfg, workers=args.workers, progress=update)
+        result = run(
+            src, args.out, cfg, workers=args.workers, progress=update, use_cache=not args.no_cache
+        )
     finally:
         stop()
     for err in result.errors:
@@ -157,8 +164,8 @@ def _run(src: Path, args: argparse.Namespace) -> int:
     m = result.metrics
     print(
         f"{result.files} files: {result.markdown_chunks} markdown and {result.sheet_chunks} "
-        f"spreadsheet chunks; {m.get('surviving', 0)} kept, {m.get('omitted', 0)} omitted, "
-        f"{m.get('discarded_rows', 0)} rows discarded; {len(result.errors)} file errors "
+        f"spreadsheet chunks; {m.surviving} kept, {m.omitted} omitted, "
+        f"{m.discarded_rows} rows discarded; {len(result.errors)} file errors "
         f"-> {args.out}"
     )
     return result.exit_code
@@ -176,8 +183,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from notechunk.discover import kind_of
     from notechunk.markdown import layout_markdown
     from notechunk.markdown.runner import window_text
-    from notechunk.read import read_text
     from notechunk.segment import get_segmenter
+    from notechunk.textio import read_text
 
     path: Path = args.file
     if not path.is_file():
@@ -185,7 +192,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if kind_of(path) != "markdown":
         raise UsageError(f"{path}: inspect reads Markdown files (.md)")
     cfg = _load(path.parent, args)
-    text, _ = read_text(path, path.name)
+    text = read_text(path, path.name).text
     lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter))
     data: dict[str, Any] = {
         "file": path.as_posix(),

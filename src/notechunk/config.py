@@ -152,6 +152,17 @@ class SheetsConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DedupeConfig:
+    """`scope = "context"` (v2): a duplicate is the same text in the same context (title and
+    heading path, or sheet); `"text"` restores the seed's rule (the same text anywhere)."""
+
+    scope: str = "context"
+
+    def __post_init__(self) -> None:
+        _check(self.scope in ("context", "text"), 'dedupe.scope must be "context" or "text"')
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QAConfig:
     sample_size: int = 50
     seed: int = 13
@@ -170,6 +181,7 @@ class Config:
     context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
     templates: tuple[Template, ...] = ()
     sheets: SheetsConfig = field(default_factory=SheetsConfig)
+    dedupe: DedupeConfig = field(default_factory=DedupeConfig)
     qa: QAConfig = field(default_factory=QAConfig)
 
     def __post_init__(self) -> None:
@@ -291,6 +303,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
         kwargs["templates"] = tuple(templates)
     if "sheets" in data:
         kwargs["sheets"] = _build(SheetsConfig, data["sheets"], "sheets")
+    if "dedupe" in data:
+        kwargs["dedupe"] = _build(DedupeConfig, data["dedupe"], "dedupe")
     if "qa" in data:
         kwargs["qa"] = _build(QAConfig, data["qa"], "qa")
     return Config(**kwargs)
@@ -329,7 +343,7 @@ def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
     lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
-    for table in ("markdown", "sheets", "qa"):
+    for table in ("markdown", "sheets", "dedupe", "qa"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
         lines.append("")

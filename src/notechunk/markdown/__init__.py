@@ -1,6 +1,11 @@
 """The Markdown runner: sections (CommonMark), clean-up, sentence windows, bullet merge."""
 
-from notechunk.markdown.runner import MarkdownLayout, chunk_markdown, layout_markdown
+from notechunk.markdown.runner import (
+    MarkdownLayout,
+    chunk_markdown,
+    layout_markdown,
+    markdown_pieces,
+)
 from notechunk.markdown.sections import ParsedMarkdown, Section, Unit, parse_markdown_sections
 
 __all__ = [
@@ -10,5 +15,6 @@ __all__ = [
     "Unit",
     "chunk_markdown",
     "layout_markdown",
+    "markdown_pieces",
     "parse_markdown_sections",
 ]

@@ -1,12 +1,14 @@
-"""chunk_markdown: one Markdown document into labelled chunks (sections -> windows -> merge)."""
+"""markdown_pieces: one Markdown document into pieces (sections -> sentences -> windows ->
+bullet merge); `chunk_markdown` finishes them into chunks for in-memory use."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from notechunk.chunk import Chunk
+from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
+from notechunk.finish import finish_file
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.windows import (
     Sentence,
@@ -16,7 +18,6 @@ from notechunk.markdown.windows import (
     section_sentences,
     window_ranges,
 )
-from notechunk.quality import label
 from notechunk.segment.base import Segmenter
 
 if TYPE_CHECKING:
@@ -64,6 +65,43 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
     return "".join(pieces)
 
 
+def markdown_pieces(
+    text: str,
+    source: str,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: BlockParser | MarkdownIt | None = None,
+) -> Pieces:
+    """The pieces of one document, in file order, with what the document says of itself
+    (title, created, tags); a table of contents is a piece omitted as `toc`."""
+    lay = layout_markdown(text, cfg, segmenter, parser)
+    sections = lay.parsed.sections
+    pieces: list[Piece] = []
+    for w in lay.windows:
+        sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
+        paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
+        pieces.append(
+            Piece(
+                text=window_text(w, lay.sentences),
+                section_path=paths[0],
+                section_paths=paths if len(paths) > 1 else (),
+                lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
+                flags=("merged_bullets",) if w.merged else (),
+                omit_reason="toc" if w.toc else None,
+            )
+        )
+    parsed = lay.parsed
+    return Pieces(
+        source=source,
+        source_type="markdown",
+        pieces=tuple(pieces),
+        title=parsed.title,
+        created=parsed.created,
+        tags=parsed.tags,
+        flags=("recovered_text",) if parsed.recovered_lines else (),
+    )
+
+
 def chunk_markdown(
     text: str,
     source: str,
@@ -71,27 +109,5 @@ def chunk_markdown(
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
 ) -> list[Chunk]:
-    """Labelled chunks of one document, in file order (ids are assigned by `merge`)."""
-    lay = layout_markdown(text, cfg, segmenter, parser)
-    sections = lay.parsed.sections
-    chunks: list[Chunk] = []
-    for w in lay.windows:
-        sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
-        paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
-        flags: tuple[str, ...] = ("merged_bullets",) if w.merged else ()
-        if lay.parsed.recovered_lines:
-            flags = (*flags, "recovered_text")
-        if w.toc:  # a table of contents: kept in the stage file, omitted with this reason
-            flags = (*flags, "toc")
-        chunk = Chunk(
-            text=window_text(w, lay.sentences),
-            source=source,
-            source_type="markdown",
-            section_path=paths[0],
-            section_paths=paths if len(paths) > 1 else (),
-            lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
-            flags=flags,
-            omit=w.toc,
-        )
-        chunks.append(label(chunk, cfg))
-    return chunks
+    """Finished chunks of one document, in file order (`markdown_pieces` + `finish_file`)."""
+    return list(finish_file(markdown_pieces(text, source, cfg, segmenter, parser), cfg))

@@ -1,16 +1,12 @@
-"""finalize: merged chunks and every QA artifact of SPEC §2, written deterministically.
+"""write_outputs: every file of SPEC §2 from a finished corpus, deterministically (writes only).
 
-`finalize(out, stage_chunks, discarded, sheet_reports, errors, cfg)` is the one call the
-pipeline makes after the stage files are written. Passes, in order:
-merge_and_normalize -> semantic types -> retrieval scores -> metrics -> files.
-
-Files (all atomic, JSON through `merge.dumps` with sorted keys, no clock, no absolute
-path, so two runs over the same input give byte-identical files):
-OUT/chunks.jsonl.gz, OUT/qa/{metrics.json, summary.md, sample.jsonl, flagged.json,
-flagged.csv, semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json},
-OUT/report.html.
-Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates),
-so nothing omitted goes unexplained; each carries a `reason`.
+Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no absolute
+path, so two runs over the same input give byte-identical files): chunks.jsonl.gz,
+stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
+qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
+semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html.
+Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
+table of contents), so nothing omitted goes unexplained; each carries a `reason`.
 """
 
 from __future__ import annotations
@@ -22,20 +18,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError
 from notechunk.config import Config
-from notechunk.merge import (
+from notechunk.corpus import Corpus
+from notechunk.io.jsonio import (
     atomic_write_bytes,
+    gzip_bytes,
     jsonl_bytes,
-    merge_and_normalize,
-    write_chunks_gz,
     write_json,
+    write_jsonl,
     write_text,
 )
-from notechunk.qa.metrics import compute_metrics, location
-from notechunk.qa.report import build_report
-from notechunk.qa.retrievability import score_retrievability
-from notechunk.qa.semantic import assign_semantic_types, semantic_summary
+from notechunk.qa.metrics import Metrics, location
+from notechunk.qa.report import render_report
+from notechunk.semantic import semantic_summary
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
 
@@ -71,6 +67,8 @@ def flag_reason(c: Chunk, cfg: Config) -> str:
     fate = "omitted" if c.omit else "kept"
     if c.duplicate_of is not None:
         return f"duplicate of {c.duplicate_of}: omitted"
+    if "toc" in c.flags:
+        return "toc: a table of contents, not content: omitted"
     if c.quality == "context_dead":
         phrase = next((f.split(":", 1)[1] for f in c.flags if f.startswith("context_dead:")), "")
         said = f" {phrase!r}" if phrase else " a context-dead phrase"
@@ -146,7 +144,7 @@ def sample(chunks: Sequence[Chunk], size: int, seed: int) -> list[Chunk]:
     return [surviving[i] for i in picks]
 
 
-def summary_markdown(metrics: dict[str, Any], semantic: dict[str, Any]) -> str:
+def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
     """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
     m = metrics
     lines = [
@@ -154,48 +152,44 @@ def summary_markdown(metrics: dict[str, Any], semantic: dict[str, Any]) -> str:
         "",
         "| figure | value |",
         "| --- | --- |",
-        f"| chunks (all) | {m['total']} |",
-        f"| surviving (in chunks.jsonl.gz) | {m['surviving']} |",
-        f"| omitted | {m['omitted']} |",
-        f"| exact duplicates | {m['duplicates']} |",
-        f"| flagged | {m['flagged']} |",
-        f"| average words (surviving) | {m['avg_words_surviving']} |",
-        f"| mean retrieval score (surviving) | {m['retrieval_score_mean']} |",
-        f"| discarded sheet rows | {m['discarded_rows']} |",
-        f"| files with errors | {m['errors']} |",
+        f"| chunks (all) | {m.total} |",
+        f"| surviving (in chunks.jsonl.gz) | {m.surviving} |",
+        f"| omitted | {m.omitted} |",
+        f"| exact duplicates | {m.duplicates} |",
+        f"| flagged | {m.flagged} |",
+        f"| average words (surviving) | {m.avg_words_surviving} |",
+        f"| mean retrieval score (surviving) | {m.retrieval_score_mean} |",
+        f"| discarded sheet rows | {m.discarded_rows} |",
+        f"| files with errors | {m.errors} |",
         "",
         "## Quality labels",
         "",
         "| label | all | surviving |",
         "| --- | --- | --- |",
     ]
-    lines += [f"| {q} | {n} | {m['quality_surviving'][q]} |" for q, n in m["quality"].items()]
+    lines += [f"| {q} | {n} | {m.quality_surviving[q]} |" for q, n in m.quality.items()]
     lines += ["", "## Source types", "", "| type | total | surviving | omitted |"]
     lines += ["| --- | --- | --- | --- |"]
     lines += [
-        f"| {t} | {v['total']} | {v['surviving']} | {v['omitted']} |"
-        for t, v in m["source_type"].items()
+        f"| {t} | {v.total} | {v.surviving} | {v.omitted} |" for t, v in m.source_type.items()
     ]
-    sh = m["sheets"]
+    sh = m.sheets
     lines += [
         "",
         "## Sheet conservation",
         "",
-        f"{sh['sheets']} sheet(s); read: {sh['data_rows']} data rows = {sh['chunks']} chunks"
-        f" + {sh['discarded']} discarded ({sh['blank_rows']} blank rows counted)."
-        f" Conserved: {'yes' if sh['conserved'] else 'NO'}.",
+        f"{sh.sheets} sheet(s); read: {sh.data_rows} data rows = {sh.chunks} chunks"
+        f" + {sh.discarded} discarded ({sh.blank_rows} blank rows counted)."
+        f" Conserved: {'yes' if sh.conserved else 'NO'}.",
     ]
-    for b in sh["not_conserved"]:
-        lines.append(
-            f"- {b['source']} [{b['sheet']}]: {b['data_rows']} rows != "
-            f"{b['chunks']} + {b['discarded']}"
-        )
+    for b in sh.not_conserved:
+        lines.append(f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}")
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
-    lines += ["", f"## Lowest retrieval scores ({len(m['lowest_retrieval_scores'])})", ""]
-    for row in m["lowest_retrieval_scores"]:
-        text = row["text"].replace("|", "\\|")
-        lines.append(f"- {row['retrieval_score']:.4f} `{row['id']}` {row['location']}: {text}")
+    lines += ["", f"## Lowest retrieval scores ({len(m.lowest_retrieval_scores)})", ""]
+    for row in m.lowest_retrieval_scores:
+        text = row.text.replace("|", "\\|")
+        lines.append(f"- {row.retrieval_score:.4f} `{row.id}` {row.location}: {text}")
     lines += [
         "",
         "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
@@ -205,27 +199,21 @@ def summary_markdown(metrics: dict[str, Any], semantic: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def finalize(
-    out: Path,
-    stage_chunks: Sequence[Chunk],
-    discarded: Sequence[DiscardedRow],
-    sheet_reports: Sequence[SheetReport],
-    errors: Sequence[FileError],
-    cfg: Config,
-) -> dict[str, Any]:
-    """Merge, type, score, then write chunks.jsonl.gz, OUT/qa/* and report.html; the metrics."""
-    chunks = merge_and_normalize(stage_chunks)
-    chunks = assign_semantic_types(chunks)
-    chunks = score_retrievability(chunks)
-    metrics = compute_metrics(
-        chunks, discarded, sheet_reports, errors, lowest_scores_listed=cfg.qa.lowest_scores_listed
+def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -> None:
+    """Write every output file of a run into `folder` (the staging folder of OUT)."""
+    chunks = corpus.chunks
+    write_jsonl(folder / "stages" / "markdown_chunks.jsonl", corpus.markdown)
+    write_jsonl(folder / "stages" / "excel_chunks.jsonl", corpus.sheets)
+    surviving = [c for c in chunks if not c.omit]
+    atomic_write_bytes(
+        folder / "chunks.jsonl.gz", gzip_bytes(jsonl_bytes(c.to_json() for c in surviving))
     )
-    qa = out / "qa"
-    write_chunks_gz(out / "chunks.jsonl.gz", chunks)
-    semantic = semantic_summary([c for c in chunks if not c.omit])
+    qa = folder / "qa"
+    semantic = semantic_summary(surviving)
     flagged = flagged_rows(chunks, cfg)
-    drows = discarded_rows_json(discarded)
-    write_json(qa / "metrics.json", metrics)
+    drows = discarded_rows_json(corpus.discarded)
+    errors = errors_json(corpus.errors)
+    write_json(qa / "metrics.json", metrics.to_json())
     write_text(qa / "summary.md", summary_markdown(metrics, semantic))
     atomic_write_bytes(
         qa / "sample.jsonl",
@@ -236,6 +224,5 @@ def finalize(
     write_json(qa / "semantic_types.json", semantic)
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
-    write_json(qa / "errors.json", errors_json(errors))
-    build_report(out)
-    return metrics
+    write_json(qa / "errors.json", errors)
+    write_text(folder / "report.html", render_report(metrics, flagged, drows, errors, semantic))

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.chunk import QUALITY_LABELS
-from notechunk.merge import write_text
+from notechunk.errors import UsageError
+from notechunk.io.jsonio import write_text
+from notechunk.qa.metrics import Metrics
 
 MAX_TABLE_ROWS = 5000
 
@@ -187,7 +189,7 @@ def _load(qa: Path, name: str, default: Any) -> Any:
 
 
 def render_report(
-    metrics: dict[str, Any],
+    metrics: Metrics,
     flagged: Sequence[dict[str, Any]],
     discarded: Sequence[dict[str, Any]],
     errors: Sequence[dict[str, Any]],
@@ -196,25 +198,24 @@ def render_report(
     """The HTML text of report.html (pure: same inputs, same string)."""
     m = metrics
     cards = [
-        ("chunks", m.get("total", 0)),
-        ("surviving", m.get("surviving", 0)),
-        ("omitted", m.get("omitted", 0)),
-        ("duplicates", m.get("duplicates", 0)),
-        ("flagged", m.get("flagged", 0)),
-        ("avg words", m.get("avg_words_surviving", 0)),
-        ("mean retrieval", m.get("retrieval_score_mean")),
-        ("discarded rows", m.get("discarded_rows", 0)),
-        ("errors", m.get("errors", 0)),
+        ("chunks", m.total),
+        ("surviving", m.surviving),
+        ("omitted", m.omitted),
+        ("duplicates", m.duplicates),
+        ("flagged", m.flagged),
+        ("avg words", m.avg_words_surviving),
+        ("mean retrieval", m.retrieval_score_mean),
+        ("discarded rows", m.discarded_rows),
+        ("errors", m.errors),
     ]
     card_html = "".join(
         f'<div class="card"><b>{escape("-" if v is None else str(v))}</b>'
         f"<span>{escape(k)}</span></div>"
         for k, v in cards
     )
-    raw_quality = m.get("quality", {})
-    quality = {q: raw_quality[q] for q in QUALITY_LABELS if q in raw_quality}
-    wh = m.get("word_count_histogram", [])
-    rh = m.get("retrieval_score_histogram", [])
+    quality = {q: m.quality[q] for q in QUALITY_LABELS if q in m.quality}
+    wh = m.word_count_histogram
+    rh = m.retrieval_score_histogram
     raw_sem = semantic.get("counts", {})
     order = [r["name"] for r in semantic.get("rules", [])] or sorted(raw_sem)
     sem = {t: raw_sem[t] for t in order if t in raw_sem}
@@ -227,13 +228,13 @@ def render_report(
                 colors=[_QUALITY_COLORS.get(q, "#4a78b5") for q in quality],
             ),
             bar_chart(
-                [b["bin"] for b in wh],
-                [b["count"] for b in wh],
+                [b.bin for b in wh],
+                [b.count for b in wh],
                 title="Words per surviving chunk",
             ),
             bar_chart(
-                [b["bin"] for b in rh],
-                [b["count"] for b in rh],
+                [b.bin for b in rh],
+                [b.count for b in rh],
                 title="Retrieval score (surviving chunks)",
             ),
             bar_chart(list(sem), list(sem.values()), title="Semantic types (surviving)"),
@@ -242,36 +243,33 @@ def render_report(
     src_rows = "".join(
         "<tr>"
         + _td(src)
-        + _td(v["source_type"])
-        + "".join(
-            _td(v[k], "num") for k in ("total", "surviving", "omitted", "flagged", "avg_words")
-        )
-        + _td(v["mean_retrieval_score"], "num")
+        + _td(v.source_type)
+        + "".join(_td(x, "num") for x in (v.total, v.surviving, v.omitted, v.flagged, v.avg_words))
+        + _td(v.mean_retrieval_score, "num")
         + "</tr>"
-        for src, v in m.get("sources", {}).items()
+        for src, v in m.sources.items()
     )
     src_table = (
         '<div class="scroll"><table><thead><tr><th>source</th><th>type</th><th>total</th>'
         "<th>surviving</th><th>omitted</th><th>flagged</th><th>avg words</th>"
         f"<th>mean retrieval</th></tr></thead><tbody>{src_rows}</tbody></table></div>"
     )
-    sh = m.get("sheets", {})
-    conserved = sh.get("conserved", True)
+    sh = m.sheets
     sheet_line = (
-        f"<p>{sh.get('sheets', 0)} sheet(s): {sh.get('data_rows', 0)} data rows = "
-        f"{sh.get('chunks', 0)} chunks + {sh.get('discarded', 0)} discarded "
-        f"({sh.get('blank_rows', 0)} blank rows counted). "
-        + ("Conserved." if conserved else '<span class="bad">NOT conserved.</span>')
+        f"<p>{sh.sheets} sheet(s): {sh.data_rows} data rows = "
+        f"{sh.chunks} chunks + {sh.discarded} discarded "
+        f"({sh.blank_rows} blank rows counted). "
+        + ("Conserved." if sh.conserved else '<span class="bad">NOT conserved.</span>')
         + "</p>"
     )
-    low = m.get("lowest_retrieval_scores", [])
+    low = m.lowest_retrieval_scores
     low_rows = "".join(
         "<tr>"
-        + _td(r["retrieval_score"], "num")
-        + _td(r["id"])
-        + _td(r["location"])
-        + _td(r["semantic_type"])
-        + _td(r["text"], "text")
+        + _td(r.retrieval_score, "num")
+        + _td(r.id)
+        + _td(r.location)
+        + _td(r.semantic_type)
+        + _td(r.text, "text")
         + "</tr>"
         for r in low
     )
@@ -341,8 +339,12 @@ def render_report(
 def build_report(out: Path) -> Path:
     """Rebuild OUT/report.html from OUT/qa/*.json (missing files count as empty)."""
     qa = out / "qa"
+    try:
+        metrics = Metrics.from_json(_load(qa, "metrics.json", {}))
+    except ValueError as exc:
+        raise UsageError(f"{out}: {exc}") from None
     html = render_report(
-        _load(qa, "metrics.json", {}),
+        metrics,
         _load(qa, "flagged.json", []),
         _load(qa, "discarded_rows.json", []),
         _load(qa, "errors.json", []),

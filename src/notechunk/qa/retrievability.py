@@ -1,11 +1,13 @@
 """Self-retrieval score per chunk: do pseudo-queries drawn from a chunk find it again?
 
 Contract:
-- The index is every chunk that is not an exact duplicate (`duplicate_of` unset), built
-  with bm25s (Lucene BM25, k1=1.5, b=0.75) over lower-cased word tokens (2+ word
-  characters, English stop words removed). A duplicate gets its original's score.
+- The index is every chunk that is not a duplicate (`duplicate_of` unset), built with
+  bm25s (Lucene BM25, k1=1.5, b=0.75) over each chunk's `embed_text` (what ships to a
+  retriever), tokenised by `notechunk.terms` (the eval's tokeniser too). A duplicate gets
+  its original's score.
 - Pseudo-queries per chunk (at most 1 + `MAX_SENTENCE_QUERIES`):
-  * context query: its heading path (sheet name for a spreadsheet row) plus the chunk's
+  * context query: its context (title and heading path; title, sheet and group for a
+    spreadsheet row) plus the chunk's
     `CONTEXT_SALIENT_TERMS` most salient terms not already in the heading;
   * sentence queries: for up to `MAX_SENTENCE_QUERIES` sentences (first, middle, last of
     those with at least 2 distinct tokens), the `SENTENCE_TERMS` most salient terms.
@@ -31,13 +33,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 import bm25s
 import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk
+from notechunk.finish import context_parts
+from notechunk.terms import terms as tokenize
 
 MAX_SENTENCE_QUERIES = 3
 SENTENCE_TERMS = 4
@@ -46,23 +49,7 @@ MAX_DF_SHARE = 0.05
 CANDIDATE_DF = 64
 _BATCH_POSTINGS = 2_000_000
 
-_TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-_STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not now of off on once only or
-    other our ours ourselves out over own same she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves also may might must shall upon via""".split()
-)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens of 2+ characters, stop words removed, in text order."""
-    return [t for t in _TOKEN.findall(text.lower()) if t not in _STOPWORDS]
 
 
 def _sentences(text: str) -> list[str]:
@@ -70,9 +57,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _context_text(c: Chunk) -> str:
-    if c.section_path:
-        return " ".join(c.section_path)
-    return c.sheet or ""
+    return " ".join(context_parts(c.title, c.section_path, c.sheet, c.group))
 
 
 def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
@@ -95,7 +80,12 @@ def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
     vocab: dict[str, int] = {}
     doc_tokens: list[list[int]] = []
     for i in docs:
-        doc_tokens.append([vocab.setdefault(t, len(vocab)) for t in tokenize(chunks[i].text)])
+        doc_tokens.append(
+            [
+                vocab.setdefault(t, len(vocab))
+                for t in tokenize(chunks[i].embed_text or chunks[i].text)
+            ]
+        )
     if not vocab:
         return [0.0] * n
     n_docs = len(docs)
@@ -242,9 +232,3 @@ def _ranks(
         ranks[start_q:stop_q] += np.bincount(cq[beats], minlength=nq)[start_q:stop_q]
         start_q = stop_q
     return ranks
-
-
-def score_retrievability(chunks: Sequence[Chunk]) -> list[Chunk]:
-    """Every chunk with `retrieval_score` set (same order)."""
-    scores = retrieval_scores(chunks)
-    return [replace(c, retrieval_score=s) for c, s in zip(chunks, scores, strict=True)]

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from notechunk.config import SheetsConfig
 from notechunk.errors import InputError, UnsupportedInput
+from notechunk.textio import FALLBACK_FLAG, detect_encoding
 
 WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES | {".csv"}
@@ -412,21 +413,6 @@ def _merge_fills(ranges: object) -> dict[tuple[int, int], tuple[int, int]]:
 # ---------------------------------------------------------------------------- CSV
 
 
-def detect_encoding(head: bytes) -> tuple[str, bool]:
-    """(codec, fell_back) from the first bytes: BOM, then UTF-8, else cp1252."""
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig", False
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16", False
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # a multi-byte character cut at the end of the sample is still UTF-8
-        if exc.start < len(head) - 3:
-            return "cp1252", True
-    return "utf-8", False
-
-
 def read_csv(path: Path, rel: str) -> Iterator[RawSheet]:
     """A CSV as one sheet named after the file stem; rows numbered by record (1-based).
 
@@ -436,7 +422,8 @@ def read_csv(path: Path, rel: str) -> Iterator[RawSheet]:
     """
     with path.open("rb") as fh:
         head = fh.read(1 << 20)
-    encoding, fell_back = detect_encoding(head)
+    encoding = detect_encoding(head)
+    fell_back = encoding == "cp1252"
     if encoding == "utf-8":
         try:
             with path.open("rb") as fh:
@@ -450,7 +437,7 @@ def read_csv(path: Path, rel: str) -> Iterator[RawSheet]:
 
 
 def _csv_rows(path: Path, rel: str, encoding: str, fell_back: bool) -> Iterator[SheetRow]:
-    flags = ("encoding_fallback:cp1252",) if fell_back else ()
+    flags = (FALLBACK_FLAG,) if fell_back else ()
     with path.open("r", encoding=encoding, errors="replace", newline="") as fh:
         sample = fh.read(65536)
         fh.seek(0)
@@ -482,7 +469,6 @@ __all__ = [
     "SheetRow",
     "check_container",
     "check_zip",
-    "detect_encoding",
     "display",
     "read_any",
     "read_csv",

@@ -1,7 +1,7 @@
 """The spreadsheet runner: one file in, chunks + discarded rows + sheet reports + errors out.
 
 `process_sheet_file` never raises for bad input. Workbooks are parsed in a worker process
-with memory and time limits (`worker.read_isolated`), because calamine can abort the
+with memory and time limits (`isolate.read_isolated`), because calamine can abort the
 process on hostile input (RELIABILITY.md); rows stream back and are chunked here. A worker
 that fails, dies or times out becomes that file's `FileError` (stage "read"); sheets
 finished before keep their chunks, the sheet in progress is reported `failed` with the
@@ -22,22 +22,23 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import DiscardedRow, FileError, Piece, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.quality import assess
 from notechunk.sheets.header import column_names, find_header
+from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_any, read_csv
 from notechunk.sheets.skip import skip_reason
 from notechunk.sheets.templates import apply, bind, fallback_text, select_template
-from notechunk.sheets.worker import read_isolated, run_isolated
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetFileResult:
-    chunks: list[Chunk] = field(default_factory=list)
+    """A file's row pieces (finished into chunks by the caller), discards, reports, errors."""
+
+    pieces: list[Piece] = field(default_factory=list)
     discarded: list[DiscardedRow] = field(default_factory=list)
     reports: list[SheetReport] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
@@ -45,7 +46,7 @@ class SheetFileResult:
 
 def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
     """Chunks of every visible sheet of `path` (`rel` is its POSIX path relative to SRC)."""
-    chunks: list[Chunk] = []
+    chunks: list[Piece] = []
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
     try:
@@ -56,18 +57,18 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
             _process_sheet(sheet, rel, cfg, chunks, discarded, reports)
     except InputError as exc:
         error = FileError(source=rel, stage="read", reason=exc.reason)
-        return SheetFileResult(chunks=chunks, discarded=discarded, reports=reports, errors=[error])
+        return SheetFileResult(pieces=chunks, discarded=discarded, reports=reports, errors=[error])
     except OSError as exc:
         reason = f"cannot read file ({exc.strerror or exc})"
         return SheetFileResult(errors=[FileError(source=rel, stage="read", reason=reason)])
-    return SheetFileResult(chunks=chunks, discarded=discarded, reports=reports)
+    return SheetFileResult(pieces=chunks, discarded=discarded, reports=reports)
 
 
 def _process_sheet(
     sheet: RawSheet,
     rel: str,
     cfg: Config,
-    chunks: list[Chunk],
+    chunks: list[Piece],
     discarded: list[DiscardedRow],
     reports: list[SheetReport],
 ) -> None:
@@ -158,22 +159,9 @@ def _process_sheet(
                     used = bound.name
             if text is None:
                 text = fallback_text(names, row.cells)
-            # Labelled once here (same result as quality.label on the unlabelled chunk),
-            # so each row builds one frozen Chunk instead of a Chunk plus a replace().
-            words, quality, omit, extra = assess(text, "spreadsheet", cfg)
-            flags.extend(extra)
             chunks.append(
-                Chunk(
-                    text=text,
-                    source=rel,
-                    source_type="spreadsheet",
-                    sheet=sheet.name,
-                    row=row.number,
-                    template=used,
-                    flags=tuple(flags),
-                    word_count=words,
-                    quality=quality,
-                    omit=omit,
+                Piece(
+                    text=text, sheet=sheet.name, row=row.number, template=used, flags=tuple(flags)
                 )
             )
             n_chunks += 1

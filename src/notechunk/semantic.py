@@ -1,4 +1,4 @@
-"""semantic_type for every chunk, from rules kept as data.
+"""semantic_type of a chunk's text, from rules kept as data (finishing sets it on every chunk).
 
 The first rule that matches names the type (top to bottom); `narrative` is the fallback.
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from notechunk.chunk import Chunk
+from notechunk.chunk import Chunk, SourceType
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+\S")
@@ -63,49 +63,49 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(stripped, maxsplit=1)[0] if stripped else ""
 
 
-def _is_code(c: Chunk) -> bool:
-    return _FENCE.search(c.text) is not None
+def _is_code(text: str, source_type: SourceType) -> bool:
+    return _FENCE.search(text) is not None
 
 
-def _is_fact_row(c: Chunk) -> bool:
-    return c.source_type == "spreadsheet"
+def _is_fact_row(text: str, source_type: SourceType) -> bool:
+    return source_type == "spreadsheet"
 
 
-def _is_question(c: Chunk) -> bool:
-    first_line = c.text.strip().split("\n", 1)[0].strip()
+def _is_question(text: str, source_type: SourceType) -> bool:
+    first_line = text.strip().split("\n", 1)[0].strip()
     return first_line.endswith("?") or _QUESTION_START.match(first_line) is not None
 
 
-def _is_list(c: Chunk) -> bool:
-    lines = [line for line in c.text.split("\n") if line.strip()]
+def _is_list(text: str, source_type: SourceType) -> bool:
+    lines = [line for line in text.split("\n") if line.strip()]
     items = sum(1 for line in lines if _LIST_ITEM.match(line))
     return items >= 2 and 2 * items >= len(lines)
 
 
-def _is_definition(c: Chunk) -> bool:
-    sentence = first_sentence(c.text)
+def _is_definition(text: str, source_type: SourceType) -> bool:
+    sentence = first_sentence(text)
     m = _DEFINITION.search(sentence)
     return m is not None and 1 <= len(sentence[: m.start()].split()) <= (
         _DEFINITION_MAX_WORDS_BEFORE
     )
 
 
-def _is_comparison(c: Chunk) -> bool:
-    return _COMPARISON.search(c.text) is not None
+def _is_comparison(text: str, source_type: SourceType) -> bool:
+    return _COMPARISON.search(text) is not None
 
 
-def _is_event(c: Chunk) -> bool:
-    if _DATE.search(first_sentence(c.text)):
+def _is_event(text: str, source_type: SourceType) -> bool:
+    if _DATE.search(first_sentence(text)):
         return True
-    dates = len(_DATE.findall(c.text))
-    return dates > 0 and dates * _WORDS_PER_DATE >= len(c.text.split())
+    dates = len(_DATE.findall(text))
+    return dates > 0 and dates * _WORDS_PER_DATE >= len(text.split())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     name: str
     description: str
-    test: Callable[[Chunk], bool]
+    test: Callable[[str, SourceType], bool]
 
 
 RULES: tuple[Rule, ...] = (
@@ -125,17 +125,12 @@ FALLBACK = "narrative"
 TYPES: tuple[str, ...] = (*(r.name for r in RULES), FALLBACK)
 
 
-def semantic_type(chunk: Chunk) -> str:
+def semantic_type(text: str, source_type: SourceType) -> str:
     """The name of the first rule in `RULES` that matches, else `narrative`."""
     for rule in RULES:
-        if rule.test(chunk):
+        if rule.test(text, source_type):
             return rule.name
     return FALLBACK
-
-
-def assign_semantic_types(chunks: Sequence[Chunk]) -> list[Chunk]:
-    """Every chunk with `semantic_type` set (same order, same length)."""
-    return [replace(c, semantic_type=semantic_type(c)) for c in chunks]
 
 
 def semantic_summary(chunks: Sequence[Chunk], examples_per_type: int = 3) -> dict[str, object]:
@@ -143,7 +138,7 @@ def semantic_summary(chunks: Sequence[Chunk], examples_per_type: int = 3) -> dic
     counts = dict.fromkeys(TYPES, 0)
     examples: dict[str, list[dict[str, object]]] = {t: [] for t in TYPES}
     for c in chunks:
-        t = c.semantic_type or semantic_type(c)
+        t = c.semantic_type or semantic_type(c.text, c.source_type)
         counts[t] = counts.get(t, 0) + 1
         bucket = examples.setdefault(t, [])
         if len(bucket) < examples_per_type:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from notechunk import semantic
 from notechunk.chunk import Chunk
-from notechunk.qa import semantic
-from notechunk.qa.semantic import RULES, TYPES, assign_semantic_types, semantic_type
+from notechunk.semantic import RULES, TYPES, semantic_type
 
 CASES = [
     ("code", "```python\nprint(1)\n```", "markdown"),
@@ -42,8 +42,7 @@ CASES = [
     ("expected", "text", "source_type"), CASES, ids=[f"{c[0]}-{k}" for k, c in enumerate(CASES)]
 )
 def test_rules(expected: str, text: str, source_type: str) -> None:
-    chunk = Chunk(text=text, source="x", source_type=source_type)  # type: ignore[arg-type]
-    assert semantic_type(chunk) == expected
+    assert semantic_type(text, source_type) == expected  # type: ignore[arg-type]
 
 
 def test_long_subject_is_not_a_definition() -> None:
@@ -51,7 +50,7 @@ def test_long_subject_is_not_a_definition() -> None:
         "After many long years of debate in the assembly and outside it the final text "
         "is a compromise."
     )
-    assert semantic_type(Chunk(text=text, source="x", source_type="markdown")) != "definition"
+    assert semantic_type(text, "markdown") != "definition"
 
 
 def test_docstring_lists_every_rule_in_order() -> None:
@@ -61,19 +60,10 @@ def test_docstring_lists_every_rule_in_order() -> None:
     assert [r.name for r in RULES] + ["narrative"] == list(TYPES)
 
 
-def test_assign_keeps_order_and_length() -> None:
-    chunks = [Chunk(text=t, source="x", source_type="markdown") for t in ("a", "- a\n- b")]
-    typed = assign_semantic_types(chunks)
-    assert [c.semantic_type for c in typed] == ["narrative", "list"]
-
-
 def test_summary_counts_and_examples() -> None:
-    chunks = assign_semantic_types(
-        [
-            Chunk(text=f"- a{k}\n- b", source="x", source_type="markdown", id=str(k))
-            for k in range(5)
-        ]
-    )
+    chunks = [
+        Chunk(text=f"- a{k}\n- b", source="x", source_type="markdown", id=str(k)) for k in range(5)
+    ]
     summary = semantic.semantic_summary(chunks)
     assert summary["counts"]["list"] == 5  # type: ignore[index]
     assert len(summary["examples"]["list"]) == 3  # type: ignore[index]

@@ -5,7 +5,7 @@ import codecs
 import pytest
 
 from notechunk.errors import InputError
-from notechunk.read import decode_text
+from notechunk.textio import FALLBACK_FLAG, decode_text, detect_encoding
 
 TEXT = "Ambedkar — “Art. 32” café"
 
@@ -22,7 +22,16 @@ TEXT = "Ambedkar — “Art. 32” café"
     ids=["utf8", "utf8-bom", "utf16le-bom", "utf16be-bom", "cp1252"],
 )
 def test_decoding_order(data: bytes, encoding: str) -> None:
-    assert decode_text(data, "f.md") == (TEXT, encoding)
+    got = decode_text(data, "f.md")
+    assert (got.text, got.encoding) == (TEXT, encoding)
+    assert got.flags == ((FALLBACK_FLAG,) if encoding == "cp1252" else ())
+
+
+def test_detect_encoding_from_a_head_cut_inside_a_character() -> None:
+    head = ("é" * 10).encode("utf-8")[:-1]
+    assert detect_encoding(head) == "utf-8"
+    assert detect_encoding(b"caf\xe9 au lait") == "cp1252"
+    assert detect_encoding(codecs.BOM_UTF8 + b"x") == "utf-8-sig"
 
 
 def test_nul_bytes_and_undecodable_are_input_errors() -> None:

@@ -1,0 +1,80 @@
+"""Corpus passes: what needs every finished chunk at once (dedupe, retrieval scores, metrics).
+
+`gather` puts the files' results in output order (Markdown files, then spreadsheets, each
+in discovery order); `dedupe` marks repeated chunks; `score` measures self-retrieval over
+what ships (`embed_text`); `compute_metrics` (qa.metrics) counts the result. Each pass is
+a pure function of its input and the config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.config import DedupeConfig
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Corpus:
+    """Everything a run produced, in output order; `chunks` includes the omitted ones."""
+
+    chunks: tuple[Chunk, ...] = ()
+    discarded: tuple[DiscardedRow, ...] = ()
+    reports: tuple[SheetReport, ...] = ()
+    errors: tuple[FileError, ...] = ()
+
+    @property
+    def markdown(self) -> list[Chunk]:
+        return [c for c in self.chunks if c.source_type == "markdown"]
+
+    @property
+    def sheets(self) -> list[Chunk]:
+        return [c for c in self.chunks if c.source_type == "spreadsheet"]
+
+
+def gather(results: Iterable[FileResult], discovery_errors: Iterable[FileError] = ()) -> Corpus:
+    """The files' results as one corpus: Markdown chunks first, then sheet rows."""
+    results = list(results)
+    chunks = [c for r in results for c in r.chunks]
+    errors = [*discovery_errors, *(e for r in results for e in r.errors)]
+    return Corpus(
+        chunks=(
+            *(c for c in chunks if c.source_type == "markdown"),
+            *(c for c in chunks if c.source_type == "spreadsheet"),
+        ),
+        discarded=tuple(d for r in results for d in r.discarded),
+        reports=tuple(s for r in results for s in r.reports),
+        errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
+    )
+
+
+def dedupe_key(chunk: Chunk, cfg: DedupeConfig) -> str:
+    """What makes two chunks the same fact: the text in its context (title, heading path,
+    or sheet and group: `embed_text`), or the text alone (`dedupe.scope = "text"`)."""
+    return chunk.text if cfg.scope == "text" else chunk.embed_text
+
+
+def dedupe(chunks: Sequence[Chunk], cfg: DedupeConfig) -> list[Chunk]:
+    """The first surviving chunk with a key wins; later copies keep their place, omitted,
+    with `duplicate_of` (the first one's id) and the flag `duplicate`."""
+    first: dict[str, str] = {}
+    out: list[Chunk] = []
+    for c in chunks:
+        if not c.omit:
+            key = dedupe_key(c, cfg)
+            original = first.get(key)
+            if original is not None:
+                c = replace(c, duplicate_of=original, omit=True, flags=(*c.flags, "duplicate"))
+            else:
+                first[key] = c.id
+        out.append(c)
+    return out
+
+
+def score(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """Every chunk with its self-retrieval score (qa.retrievability)."""
+    from notechunk.qa.retrievability import retrieval_scores
+
+    scores = retrieval_scores(chunks)
+    return [replace(c, retrieval_score=s) for c, s in zip(chunks, scores, strict=True)]

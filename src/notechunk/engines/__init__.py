@@ -1,0 +1,1 @@
+"""Where per-file work runs: `local` (this machine's cores, a process pool)."""

@@ -1,0 +1,87 @@
+"""The local engine: per-file work on this machine's cores, results in discovery order.
+
+Files are cut into contiguous batches of about equal bytes (several per worker, for
+balance) and each batch runs `process.process_batch` in a pool of fresh processes; the
+results are put back in the order of the files, so `--workers N` changes nothing in the
+outputs. `mp_context` is the one multiprocessing context of the package (the sheet
+reader's isolated workers use it too).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import ForkServerContext, SpawnContext
+from pathlib import Path
+
+from notechunk.config import Config
+from notechunk.discover import SourceFile
+from notechunk.process import FileOutcome, process_batch
+
+Progress = Callable[[str, int, int], None]
+"""progress(stage, done, total): called as work finishes."""
+
+
+def mp_context() -> ForkServerContext | SpawnContext:
+    """Fresh processes, never a plain fork of this one: a forked worker inherits the
+    parent's multiprocessing state (a forkserver the sheet reader started earlier in the
+    same process makes its next isolated read fail with ChildProcessError), and whatever
+    locks other threads held."""
+    if sys.platform.startswith("linux"):
+        return mp.get_context("forkserver")
+    return mp.get_context("spawn")
+
+
+def batches(files: Sequence[SourceFile], workers: int) -> list[list[SourceFile]]:
+    """Contiguous batches of roughly equal bytes, several per worker for balance."""
+    if not files:
+        return []
+    n = max(1, min(len(files), workers * 4))
+    sizes = [_size(f) for f in files]
+    target = max(1, sum(sizes) // n)
+    out: list[list[SourceFile]] = [[]]
+    acc = 0
+    for f, size in zip(files, sizes, strict=True):
+        if acc >= target and out[-1]:
+            out.append([])
+            acc = 0
+        out[-1].append(f)
+        acc += size
+    return out
+
+
+def _size(f: SourceFile) -> int:
+    try:
+        return f.path.stat().st_size
+    except OSError:
+        return 0
+
+
+def process_files(
+    files: Sequence[SourceFile],
+    cfg: Config,
+    *,
+    workers: int = 1,
+    cache_root: Path | None = None,
+    cfg_key: str = "",
+    progress: Progress | None = None,
+) -> list[FileOutcome]:
+    """One outcome per file, in the order of `files`, whatever the number of workers."""
+    total = len(files)
+    results: list[FileOutcome] = []
+    parts = batches(files, workers)
+    if workers <= 1 or len(parts) <= 1:
+        for part in parts:
+            results.extend(process_batch(part, cfg, cache_root, cfg_key))
+            if progress:
+                progress("chunk", len(results), total)
+        return results
+    n = len(parts)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
+        for done in pool.map(process_batch, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n):
+            results.extend(done)
+            if progress:
+                progress("chunk", len(results), total)
+    return results

@@ -1,0 +1,84 @@
+"""Incremental re-runs: per-file results cached under OUT/.cache, keyed by content + code + config.
+
+A file's key hashes the run key (notechunk's version, a fingerprint of the package's own
+source files, the config as TOML), the file's relative path and its bytes. Editing a rule
+changes the fingerprint, so the next run redoes every file; a changed file is redone and
+nothing else is. Entries are written as files finish, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notechunk import __version__
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.config import Config, to_toml
+from notechunk.io.jsonio import atomic_write_bytes, dumps
+
+CACHE_DIR = ".cache"
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def code_fingerprint(package: Path = _PACKAGE) -> str:
+    """sha256 over every .py file of the package (relative path and bytes, sorted)."""
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        h.update(path.relative_to(package).as_posix().encode() + b"\x00")
+        h.update(path.read_bytes())
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def config_key(cfg: Config, fingerprint: str) -> str:
+    """What every cached result depends on besides its file: version, code and config."""
+    return hashlib.sha256(f"{__version__}\n{fingerprint}\n{to_toml(cfg)}".encode()).hexdigest()
+
+
+def file_key(data: bytes, rel: str, cfg_key: str) -> str:
+    h = hashlib.sha256(cfg_key.encode())
+    h.update(rel.encode("utf-8", "surrogateescape") + b"\x00")
+    h.update(data)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Cache:
+    root: Path
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> FileResult | None:
+        """The cached result, or None when absent, torn or of a foreign shape."""
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            return decode_result(data)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def put(self, key: str, result: FileResult) -> None:
+        atomic_write_bytes(self._path(key), dumps(encode_result(result)).encode(), durable=False)
+
+
+def encode_result(result: FileResult) -> dict[str, Any]:
+    return {
+        "source": result.source,
+        "chunks": [c.to_json() for c in result.chunks],
+        "discarded": [d.to_json() for d in result.discarded],
+        "reports": [r.to_json() for r in result.reports],
+        "errors": [e.to_json() for e in result.errors],
+    }
+
+
+def decode_result(data: dict[str, Any]) -> FileResult:
+    return FileResult(
+        source=data["source"],
+        chunks=tuple(Chunk.from_json(c) for c in data["chunks"]),
+        discarded=tuple(DiscardedRow.from_json(d) for d in data["discarded"]),
+        reports=tuple(SheetReport.from_json(r) for r in data["reports"]),
+        errors=tuple(FileError.from_json(e) for e in data["errors"]),
+    )

@@ -1,0 +1,50 @@
+"""io.jsonio: one JSON form, atomic writes, deterministic gzip, JSONL round trips."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from notechunk.chunk import Chunk
+from notechunk.io.jsonio import (
+    dumps,
+    gzip_bytes,
+    iter_chunks_gz,
+    jsonl_bytes,
+    read_jsonl,
+    write_json,
+    write_jsonl,
+)
+
+
+def md(text: str, i: int = 1) -> Chunk:
+    return Chunk(text=text, source="a.md", source_type="markdown", lines=(i, i), flags=("f",))
+
+
+def test_dumps_sorted_and_indent() -> None:
+    assert dumps({"b": 1, "a": "é"}) == '{"a":"é","b":1}'
+    assert dumps({"b": 1, "a": [1]}, indent=2) == '{\n  "a": [\n    1\n  ],\n  "b": 1\n}'
+
+
+def test_write_json_is_atomic_and_readable(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "x.json"
+    write_json(path, {"z": 1, "a": 2})
+    assert path.read_text() == '{\n  "a": 2,\n  "z": 1\n}\n'
+    assert [p.name for p in path.parent.iterdir()] == ["x.json"]  # no temp file left
+
+
+def test_gzip_is_deterministic(tmp_path: Path) -> None:
+    raw = jsonl_bytes(c.to_json() for c in [md("kept", 1)])
+    a, b = gzip_bytes(raw), gzip_bytes(raw)
+    assert a == b
+    assert a[4:8] == b"\0\0\0\0" and not a[3] & 0x08  # no mtime, no file name
+    (tmp_path / "c.gz").write_bytes(a)
+    assert [c.text for c in iter_chunks_gz(tmp_path / "c.gz")] == ["kept"]
+    assert [json.loads(x)["text"] for x in gzip.decompress(a).decode().splitlines()] == ["kept"]
+
+
+def test_jsonl_round_trip(tmp_path: Path) -> None:
+    chunks = [md("x y", 1), Chunk(text="r", source="s.csv", source_type="spreadsheet", row=2)]
+    write_jsonl(tmp_path / "s.jsonl", chunks)
+    assert read_jsonl(tmp_path / "s.jsonl") == chunks
