@@ -70,8 +70,9 @@ def test_commonmark_spec_examples_identical() -> None:
 
 
 @pytest.mark.corpus
-def test_notes_corpus_identical() -> None:
-    root = corpus("notes-md")
+@pytest.mark.parametrize("name", ["notes-md", "notes-messy"])
+def test_notes_corpus_identical(name: str) -> None:
+    root = corpus(name)
     files = sorted(p for p in Path(root).rglob("*.md") if p.is_file())
     assert files
     wrong = []

@@ -99,6 +99,19 @@ def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | N
 _CONTAINERS = {"blockquote", "bullet_list", "ordered_list"}
 
 
+def _open_to_the_end(data: bytes, start: int, end: int) -> bool:
+    """A fence that no closing fence ends: only blank text follows it to the end."""
+    if data[end:].strip():
+        return False
+    lines = data[start:end].rstrip().split(b"\n")
+    opener = lines[0].lstrip()
+    mark = opener[:1]
+    run = len(opener) - len(opener.lstrip(mark))
+    last = lines[-1].strip()
+    closed = len(lines) > 1 and len(last) >= run and last == mark * len(last)
+    return not closed
+
+
 def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
     """One pass over the tree in document order (`walk`, cheap in Rust), no recursion.
 
@@ -168,10 +181,14 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             stack.append((end, ""))
         elif name in _LEAVES:
             meta = node.meta
+            span = _lines(srcmap, newlines)
+            if name == "fence" and span and not stack and _open_to_the_end(data, start, end):
+                # markdown-it-py's unclosed fence runs to the last line, blank ones too
+                span[1] = len(newlines) + (0 if data.endswith(b"\n") else 1)
             out.append(
                 BlockToken(
                     type=name,
-                    map=_lines(srcmap, newlines),
+                    map=span,
                     level=level,
                     info=meta.get("info", "") if name == "fence" else "",
                     content=meta.get("content", ""),
