@@ -92,3 +92,16 @@ def test_table_split_by_blank_lines_is_joined() -> None:
     assert [(u.kind, u.text, u.first_line, u.last_line) for u in units] == [
         ("row", "A: 1; B: 2", 1, 5)
     ]
+
+
+def test_code_and_pre_are_verbatim() -> None:
+    """Markdown-looking text inside `<pre>`/`<code>` is data (`[[1]]` is an array, not a
+    wikilink); elsewhere in an HTML block, `**x**` written by hand is still cleaned."""
+    html = (
+        "<pre><strong>Output:</strong> [[1]] and **x**</pre>"
+        "<p>Returns <code>[[1],[1,1]]</code> or <code>a*b*c</code>, **bold**.</p>"
+    )
+    assert [i.text for i in html_items(html)] == [
+        "Output: [[1]] and **x**",
+        "Returns [[1],[1,1]] or a*b*c, bold.",
+    ]

@@ -31,6 +31,8 @@ _SKIP = frozenset(
     audio select button input textarea img colgroup col""".split()
 )
 _SPACE = re.compile(r"[ \t\r\n\f]+")
+_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
+_TICKS = re.compile(r"`+")
 _BREAK = "\u2028"  # a <br> while text is gathered (source newlines are only spaces in HTML)
 
 
@@ -58,6 +60,7 @@ class _Walker:
         self.lists: list[list[int]] = []  # per open list: [ordered (0/1), items so far]
         self.prefix = ""
         self.pre = 0
+        self.code = 0
 
     def run(self, root: LexborNode) -> list[HtmlItem]:
         stack: list[tuple[LexborNode, bool]] = [(root, False)]
@@ -69,7 +72,13 @@ class _Walker:
                 continue
             if tag == "-text":
                 text = node.text_content or ""
-                self.buf.append(text if self.pre else _SPACE.sub(" ", text))
+                if self.pre:
+                    self.buf.append(text)
+                elif self.code and text.strip():  # inline code: a code span, kept verbatim
+                    fence = "`" * (max((len(r) for r in _TICKS.findall(text)), default=0) + 1)
+                    self.buf.append(f"{fence} {_SPACE.sub(' ', text)} {fence}")
+                else:
+                    self.buf.append(_SPACE.sub(" ", text))
                 continue
             if tag == "br":
                 self.buf.append(_BREAK)
@@ -99,6 +108,8 @@ class _Walker:
             self.prefix = "  " * (len(self.lists) - 1) + marker
         elif tag == "pre":
             self.pre += 1
+        elif tag in _CODE:
+            self.code += 1
 
     def leave(self, tag: str) -> None:
         level = HEADINGS.get(tag)
@@ -110,6 +121,8 @@ class _Walker:
             self.lists.pop()
         elif tag == "pre":
             self.pre -= 1
+        elif tag in _CODE:
+            self.code -= 1
 
     def flush(self, heading: int = 0) -> None:
         raw = "".join(self.buf)
@@ -120,7 +133,10 @@ class _Walker:
             lines = [line.rstrip() for line in raw.replace(_BREAK, "\n").split("\n")]
         else:
             lines = [line.strip() for line in raw.split(_BREAK)]
-        text = clean_inline("\n".join(line for line in lines if line), html=False).strip()
+        text = "\n".join(line for line in lines if line)
+        if not self.pre:  # Markdown written inside HTML (`**x**`); preformatted text is verbatim
+            text = clean_inline(text, html=False)
+        text = text.strip()
         if not text:
             return
         if heading:
