@@ -155,3 +155,18 @@ def test_tables_in_code_fences_are_code() -> None:
 def test_unclosed_headerless_table_is_not_a_table() -> None:
     doc = "\n-------     ------\n12     12\n\ntext\n"
     assert rows(doc) == []
+
+
+def test_one_cell_box_is_a_row_not_a_setext_heading() -> None:
+    """A formula boxed in Word: pandoc writes a one-column table, full-width rules around."""
+    rule = "  " + "-" * 60
+    doc = f"It is computed as\n\n{rule}\n  **(1 - Tax Rate) x Cost of Debt.**\n{rule}\n\nNext.\n"
+    parsed = parse_markdown_sections(doc)
+    assert [s.path for s in parsed.sections] == [()]
+    assert [(u.kind, u.text) for u in parsed.sections[0].units] == [
+        ("prose", "It is computed as"),
+        ("row", "(1 - Tax Rate) x Cost of Debt."),
+        ("prose", "Next."),
+    ]
+    short = "\n---\nTitle\n---\n\ntext\n"  # a rule, then a setext heading
+    assert [s.path for s in parse_markdown_sections(short).sections] == [("Title",)]

@@ -23,6 +23,7 @@ from notechunk.markdown.rows import cut, row_text
 _DASHES = re.compile(r"[ \t]*-{3,}(?: +-{3,})*[ \t]*$")
 _SEGMENT = re.compile(r"-+")
 MAX_TABLE_LINES = 5000
+MIN_BOX_RULE = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +89,9 @@ def _dash_table(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | No
             k += 1
         if k >= len(lines) or k == i + 1 or not _DASHES.match(lines[k]):
             return None
+        if len(_segments(lines[k])) == 1:  # a one-cell box: pandoc's one-column table
+            return _box(lines, i, k)
         starts = _segments(lines[k])
-        if len(starts) < 2:
-            return None
         head, i = list(range(i + 1, k)), k
     close = _closing_rule(lines, skip, i)
     if close is None:
@@ -102,6 +103,15 @@ def _dash_table(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | No
     rows = _groups(lines, body_lines, multiline=multiline)
     first = head[0] - 1 if head else i
     return _build(lines, starts, head, rows, first, close)
+
+
+def _box(lines: Sequence[str], i: int, k: int) -> LineTable | None:
+    """Text between two equal full-width rules (a formula boxed in Word): one row. Short
+    rules are left alone: `---` / text / `---` is a rule and a setext heading."""
+    top, bottom = lines[i].strip(), lines[k].strip()
+    if len(top) < MIN_BOX_RULE or top != bottom or not _blank(lines, k + 1):
+        return None
+    return _build(lines, _segments(lines[i]), [], [list(range(i + 1, k))], i, k)
 
 
 def _closing_rule(lines: Sequence[str], skip: bytearray, i: int) -> int | None:
