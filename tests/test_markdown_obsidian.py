@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.markdown.obsidian import blank_comments, callout, inline_fields, take_tags
+from notechunk.markdown.obsidian import (
+    blank_comments,
+    callout,
+    drop_block_ids,
+    inline_fields,
+    take_tags,
+)
 from notechunk.markdown.sections import parse_markdown_sections
 
 
@@ -65,6 +71,13 @@ def test_tags_reach_the_document_with_front_matter_tags() -> None:
     parsed = parse_markdown_sections(doc)
     assert parsed.tags == ("clippings", "web", "med/cardio", "exam")
     assert [u.text for s in parsed.sections for u in s.units] == ["Text med/cardio here."]
+
+
+def test_block_ids() -> None:
+    assert drop_block_ids("Rules violate Art 19 ^81fbda\nnext ^id-2 line") == (
+        "Rules violate Art 19\nnext ^id-2 line"
+    )
+    assert units("- IT Rules: 3 tier structure ^81fbda\n") == [((), "- IT Rules: 3 tier structure")]
 
 
 def test_inline_fields() -> None:

@@ -1,6 +1,7 @@
 """Obsidian syntax a reader never sees as such (https://help.obsidian.md): `%%comments%%`,
-callouts (`> [!note]- Title`), `#tags`, Dataview inline fields (`up:: [[x]]`), and the
-Admonition plugin's fenced blocks (```` ```ad-note ````, whose body is Markdown).
+callouts (`> [!note]- Title`), `#tags`, block ids (` ^a1b2c3`), Dataview inline fields
+(`up:: [[x]]`), and the Admonition plugin's fenced blocks (```` ```ad-note ````, whose body
+is Markdown).
 
 Wikilinks, embeds and `==highlights==` are inline and live in `clean`.
 """
@@ -18,6 +19,7 @@ _DIRECTIVE = re.compile(
 )
 _TAG_LABEL = re.compile(r"^(?:tags?|labels?)\s*::?\s*", re.IGNORECASE)
 _FIELD = re.compile(r"^([^\s:#>`|](?:[^:\n`|]{0,60}[^\s:`|])?)::[ \t]", re.MULTILINE)
+_BLOCK_ID = re.compile(r"[ \t]+\^[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*[ \t]*$", re.MULTILINE)
 _AD_PARAM = re.compile(r"[ \t]*(title|collapse|icon|color)[ \t]*:[ \t]*(.*)$")
 
 
@@ -62,6 +64,11 @@ def take_tags(text: str) -> tuple[str, list[str]]:
         if rest.strip(" \t,;-*•"):
             out.append(_TAG.sub(lambda m: m.group(1) if _is_tag(m.group(1)) else m.group(0), line))
     return "\n".join(out), tags
+
+
+def drop_block_ids(text: str) -> str:
+    """Block ids (`text ^81fbda` at a line's end) are anchors Obsidian never shows."""
+    return _BLOCK_ID.sub("", text) if "^" in text else text
 
 
 def _is_tag(name: str) -> bool:

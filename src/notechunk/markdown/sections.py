@@ -22,7 +22,7 @@ from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
 from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
-from notechunk.markdown.obsidian import callout, inline_fields, take_tags
+from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
 from notechunk.markdown.onenote import page_header
 from notechunk.markdown.pandoc import is_page_number, marker_text
 from notechunk.markdown.parse import (
@@ -93,7 +93,7 @@ def _inline_source(content: str) -> str:
 
 def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int = 0) -> None:
     """A prose unit (list marker `prefix` kept, its indentation too); tags go to metadata."""
-    text, tags = take_tags(text)
+    text, tags = take_tags(drop_block_ids(text))
     b.tags.extend(tags)
     text = text.strip()
     if text:
