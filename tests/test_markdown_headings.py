@@ -77,3 +77,21 @@ def test_long_heading_is_cut_in_the_path_and_kept_in_the_text() -> None:
     assert path == (" ".join(f"w{i}" for i in range(15)) + "…",)
     assert texts == [long, "Body."]
     assert paths(doc, heading_max_words=25)[0][0] == (long,)
+
+
+def test_config_keys_reach_the_runner() -> None:
+    from conftest import PeriodSegmenter
+    from notechunk.config import config_from_dict
+    from notechunk.markdown import chunk_markdown
+
+    doc = "**Ancient**\n\nThe Indus cities had planned streets and drains.\n"
+    seg = PeriodSegmenter()
+    on = chunk_markdown(doc, "a.md", config_from_dict({}), seg)
+    off = chunk_markdown(doc, "a.md", config_from_dict({"markdown": {"bold_headings": False}}), seg)
+    assert [c.section_path for c in on] == [("Ancient",)]
+    assert [c.section_path for c in off] == [()] and off[0].text.startswith("Ancient\n")
+    long = "# " + " ".join(["word"] * 20) + "\n\ntext\n"
+    cut = chunk_markdown(
+        long, "a.md", config_from_dict({"markdown": {"heading_max_words": 5}}), seg
+    )
+    assert cut[0].section_path == ("word word word word word…",)
