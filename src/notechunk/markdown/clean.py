@@ -170,6 +170,20 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
     A run of n backticks opens a span that the next run of exactly n backticks closes
     (CommonMark); an opener without a closer is literal text. Linear: one pass over the
     runs, with each run's next run of the same length found in advance."""
+    out: list[str] = []
+    spans: list[str] = []
+    if "``" not in text:  # single backticks only (nearly always): pair them in order
+        parts = text.split("`")
+        if len(parts) % 2 == 0:  # an odd backtick out: the last one is literal
+            parts[-2:] = [parts[-2] + "`" + parts[-1]]
+        if len(parts) // 2 > 0xFFFD:
+            return text, []
+        spans = [p.replace("\n", " ").strip() for p in parts[1::2]]
+        out.append(parts[0])
+        for k, rest in enumerate(parts[2::2]):
+            out.append(chr(_CODE_BASE + k))
+            out.append(rest)
+        return "".join(out), spans
     runs = [(m.start(), m.end()) for m in _TICKS.finditer(text)]
     nxt: list[int] = [-1] * len(runs)
     last: dict[int, int] = {}
@@ -177,8 +191,6 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
         size = runs[k][1] - runs[k][0]
         nxt[k] = last.get(size, -1)
         last[size] = k
-    out: list[str] = []
-    spans: list[str] = []
     pos = k = 0
     while k < len(runs):
         close = nxt[k]

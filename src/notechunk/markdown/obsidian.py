@@ -82,10 +82,12 @@ def inline_fields(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Admonition:
-    """An Admonition-plugin block: lines to blank (fences, parameters) and its title."""
+    """An Admonition-plugin block: lines to blank (fences, parameters), its title, and
+    its Markdown body as a [start, end) line range."""
 
     title: str
     blank: tuple[int, ...]
+    body: tuple[int, int]
 
 
 def admonition(lines: list[str], first: int, end: int, info: str) -> Admonition | None:
@@ -104,6 +106,7 @@ def admonition(lines: list[str], first: int, end: int, info: str) -> Admonition 
         blank.append(k)
         k += 1
     last = end - 1
-    if last > first and lines[last].strip().startswith(("```", "~~~")):
+    if last >= k and lines[last].strip().startswith(("```", "~~~")):
         blank.append(last)
-    return Admonition(title=title, blank=tuple(blank))
+        end = last
+    return Admonition(title=title, blank=tuple(blank), body=(k, max(k, end)))

@@ -49,6 +49,34 @@ class UnitsToken:
     content: str = field(default="")
 
 
+@dataclass(slots=True)
+class MovedToken:
+    """A token of a text parsed apart (an admonition's body), its lines made the file's."""
+
+    type: str
+    map: list[int] | None
+    level: int
+    tag: str
+    info: str
+    markup: str
+    content: str
+
+
+def moved(tokens: Sequence[Token], offset: int) -> list[Token]:
+    return [
+        MovedToken(
+            type=t.type,
+            map=None if t.map is None else [t.map[0] + offset, t.map[1] + offset],
+            level=t.level,
+            tag=t.tag,
+            info=t.info,
+            markup=t.markup,
+            content=t.content,
+        )
+        for t in tokens
+    ]
+
+
 def make_parser() -> MarkdownIt:
     """The reference parser: markdown-it-py, CommonMark + tables, block level only (inline
     text is cleaned by `clean`), with a nesting limit high enough that real notes never

@@ -6,8 +6,9 @@ Obsidian `%%comments%%` are blanked; Admonition-plugin fences (```` ```ad-note `
 their fence and parameter lines so their Markdown body is parsed as Markdown (the title
 becomes a unit); pandoc simple, multiline and grid tables become row units and their
 lines are blanked; pandoc fancy-list markers are rewritten to CommonMark ones of the same
-width. When any of that changed the text, it is parsed again and the units found here are
-put into the token stream at their lines. Line numbers never change.
+width. When any of that changed the text, it is parsed again (when only admonitions were found,
+only their bodies are) and the units found here are put into the token stream at their
+lines. Line numbers never change.
 """
 
 from __future__ import annotations
@@ -18,16 +19,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from notechunk.markdown.model import Unit
-from notechunk.markdown.obsidian import admonition, blank_comments
+from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
 from notechunk.markdown.pandoc import rewrite_fancy_lists
-from notechunk.markdown.parse import BlockParser, Token, UnitsToken, tokens_of
+from notechunk.markdown.parse import BlockParser, Token, UnitsToken, moved, tokens_of
 from notechunk.markdown.tables import find_tables
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 _TABLE_HINT = re.compile(r"^[ \t]*(?:-{3,}|\+[-=:]{3,})", re.MULTILINE)
-_FANCY_HINT = re.compile(r"^[ \t]*\(?(?:[A-Za-z]{1,7}|#|[0-9]{1,8})[.)][ \t]", re.MULTILINE)
+_FANCY_HINT = re.compile(
+    r"^[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]", re.MULTILINE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +61,12 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
                 fences.append((start, end, tok.info.strip()))
     new = list(lines)
     extra: list[UnitsToken] = []
-    if admonitions:
-        for start, end, info in fences:
-            ad = admonition(new, start, end, info)
-            if ad is None:
-                continue
+    ads: dict[int, Admonition] = {}
+    for start, end, info in fences if admonitions else ():
+        ad = admonition(new, start, end, info)
+        if ad is not None:
+            ads[start] = ad
             skip[start:end] = bytes(end - start)  # its body is Markdown: read it
-            for k in ad.blank:
-                new[k] = ""
             if ad.title:
                 unit = Unit(kind="prose", text=ad.title, first_line=start + 1, last_line=start + 1)
                 extra.append(UnitsToken(map=[start, start + 1], units=(unit,)))
@@ -81,12 +82,39 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
             for k in range(table.first, table.last + 1):
                 new[k] = ""
     markers = rewrite_fancy_lists(new, skip) if fancy else {}
-    if new == lines:
+    if new == lines and not ads:
         return Prepared(tokens, lines)
-    tokens = tokens_of(parser, "\n".join(new))
+    only_admonitions = new == lines
+    for ad in ads.values():
+        for k in ad.blank:
+            new[k] = ""
+    if only_admonitions:  # parse their bodies, not the whole text again
+        tokens = _splice(tokens, parser, lines, ads)
+    else:
+        tokens = tokens_of(parser, "\n".join(new))
     extra.sort(key=lambda t: t.map[0])
     covered = [(t.map[0], t.map[1]) for t in extra]
     return Prepared(_merge(tokens, extra), new, markers, covered)
+
+
+def _splice(
+    tokens: Sequence[Token],
+    parser: BlockParser | MarkdownIt,
+    lines: list[str],
+    ads: dict[int, Admonition],
+) -> list[Token]:
+    """The tokens with each admonition fence replaced by the tokens of its body."""
+    out: list[Token] = []
+    for tok in tokens:
+        ad = None
+        if tok.type == "fence" and tok.map is not None and tok.level == 0:
+            ad = ads.get(tok.map[0])
+        if ad is None:
+            out.append(tok)
+            continue
+        start, end = ad.body
+        out.extend(moved(tokens_of(parser, "\n".join(lines[start:end])), start))
+    return out
 
 
 def _blank_comments(lines: list[str], skip: bytearray) -> None:

@@ -51,6 +51,10 @@ __all__ = [
 ]
 
 
+_PANDOC_LEAD = frozenset("*_[<")
+_BOLD_LEAD = frozenset("*_[<")
+
+
 def parse_markdown_sections(
     text: str,
     parser: BlockParser | MarkdownIt | None = None,
@@ -169,25 +173,26 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
 
 def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: str) -> str:
     """One paragraph's unit (or heading); returns the list prefix still pending."""
-    if level == 0:
+    lead = raw[:1]  # each special form starts with one of a few characters: test that first
+    if level == 0 and lead in _PANDOC_LEAD:
         title = pandoc_heading(raw)
         if title is not None:
             b.heading(PANDOC_HEADING_LEVEL, title, first, real=False)
             return prefix
-    box = callout(raw)
+    box = callout(raw) if lead == "[" else None
     if box is not None:
         title, body = box
         _prose(b, prefix, clean_inline(title), first, first)
         if body.strip():
             _prose(b, "", clean_inline(inline_fields(body)), min(first + 1, last), last)
         return ""
-    if level == 0 and b.bold_headings and not prefix:
+    if level == 0 and b.bold_headings and not prefix and lead in _BOLD_LEAD:
         title = bold_heading(raw)
         if title is not None:
             b.candidate(title, Unit(kind="prose", text=title, first_line=first, last_line=last))
             return prefix
     text = clean_inline(inline_fields(raw)).strip()
-    if level == 0 and not prefix and is_page_number(text):
+    if level == 0 and not prefix and len(text) <= 40 and is_page_number(text):
         b.skipped.append(Skipped(reason="page_number", first_line=first, last_line=last, text=text))
         return prefix
     _prose(b, prefix, text, first, last, 1 if toc_entry(raw) else 0)
