@@ -71,6 +71,7 @@ def test_clean_inline(raw: str, clean: str) -> None:
             '"All thinking men are atheists." Ernst Hemingway',
         ),
         ("**5 * 3 = 15**", "5 * 3 = 15"),
+        ("x = 5 ** 2 ** 3 here", "x = 5 ** 2 ** 3 here"),
     ],
 )
 def test_clean_inline_v2(raw: str, clean: str) -> None:

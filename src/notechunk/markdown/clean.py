@@ -101,7 +101,7 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
         if "==" in text:
-            text = _HIGHLIGHT_LOOSE.sub(lambda m: m.group(1).strip(" "), text)
+            text = _HIGHLIGHT_LOOSE.sub(_loose_pair, text)
     if "~" in text or "^" in text:
         if "~~" in text:
             text = _STRIKE.sub(r"\1", text)
@@ -160,8 +160,17 @@ def _emphasis(text: str) -> str:
     if "**" in text:  # nested like ***x***, then pairs with a space inside (`** x**`)
         text = _STRONG_STAR.sub(r"\1", text)
         if "**" in text:
-            text = _STRONG_LOOSE.sub(lambda m: m.group(1).strip(" "), text)
+            text = _STRONG_LOOSE.sub(_loose_pair, text)
     return text
+
+
+def _loose_pair(m: re.Match[str]) -> str:
+    """`**Name **` or `** Name**` (a space on one side): the author's bold, markers go.
+    Spaces on both sides (`5 ** 2 ** 3`) or no letter inside: not emphasis, kept."""
+    inner = m.group(1)
+    if (inner[:1].isspace() and inner[-1:].isspace()) or not any(c.isalpha() for c in inner):
+        return m.group(0)
+    return inner.strip(" ")
 
 
 def _hide_code_spans(text: str) -> tuple[str, list[str]]:
