@@ -48,8 +48,10 @@ class MarkdownConfig:
     bullet_merge_cap_words: int = 150
     bold_headings: bool = True  # a bold-only line followed by content is a heading (v2)
     heading_max_words: int = 15  # a longer heading is cut in the path, kept in the text
+    timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
+        _check(0 < self.timeout_s <= 86_400, "markdown.timeout_s must be in (0, 86400] seconds")
         _check(self.window_sentences >= 1, "markdown.window_sentences must be >= 1")
         _check(0.0 <= self.overlap < 1.0, "markdown.overlap must be in [0, 1)")
         _check(self.window_max_words >= 0, "markdown.window_max_words must be >= 0")
@@ -322,6 +324,8 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: config is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML (nested too deeply)") from None
     try:
         return config_from_dict(data)
     except ConfigError as exc:
