@@ -58,10 +58,12 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
         parsed = parse_markdown_sections(text, parser)
         title = getattr(parsed, "title", None)
         row["files"] += 1
-        for s in parsed.sections:
-            if s.path:
+        prev: tuple[str, ...] = ()
+        for s in parsed.sections:  # a table of contents split off its section is no heading
+            if s.path and s.path != prev:
                 row["headings"] += 1
                 row["max_heading_words"] = max(row["max_heading_words"], len(s.path[-1].split()))
+            prev = s.path
         for c in chunk_markdown(text, rel, cfg, seg, parser):
             row["chunks"] += 1
             if "toc" in c.flags:
