@@ -132,6 +132,13 @@ def test_stats_merge_in_any_order() -> None:
         assert np.array_equal(merged.terms, whole.terms) and np.array_equal(merged.df, whole.df)
 
 
+def test_blocks_of_nothing() -> None:
+    block = term_block([])
+    assert block.n_docs == 0 and len(block.q_terms) == len(block.doc_terms) == 0
+    bare = term_block([Chunk(text="- ?", source="x.md", source_type="markdown")])
+    assert bare.n_docs == 1 and len(bare.q_terms) == 0
+
+
 def test_term_hashes_are_stable() -> None:
     a = hash_terms(["zoji", "la", "zoji", "x" * 300, "été"])
     assert a[0] == a[2] and len(set(a.tolist())) == 4

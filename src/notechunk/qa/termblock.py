@@ -60,6 +60,11 @@ def term_block(chunks: Sequence[Chunk]) -> TermBlock:
     are joined with marker words in capitals (no casefolded text can hold one), so a
     single `findall` yields every token, and the markers give each its chunk and segment.
     """
+    if not chunks:
+        empty = np.zeros(0, dtype=np.int64)
+        return TermBlock(
+            0, np.zeros(0, dtype=np.uint64), empty, np.zeros(0, np.uint64), empty, empty
+        )
     texts: list[str] = []
     other: dict[int, list[str]] = {}  # chunks indexed as something else than context + text
     for d, c in enumerate(chunks):
