@@ -65,8 +65,8 @@ def spill(
     when None), Markdown and sheets apart (output order is Markdown, then sheets); only
     key hashes and the small records stay in memory."""
     kinds = ("markdown", "spreadsheet")
-    hashes: dict[str, list[tuple[int, int]]] = {k: [] for k in kinds}
-    omits: dict[str, list[bool]] = {k: [] for k in kinds}
+    hashes: dict[str, list[NDArray[np.uint64]]] = {k: [] for k in kinds}
+    omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in kinds}
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
     errors = list(discovery_errors)
@@ -84,21 +84,22 @@ def spill(
                 mine = tuple(c for c in r.chunks if c.source_type == kind)
                 writers[kind].add(FileResult(source=r.source, chunks=mine))
                 terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
-                hashes[kind] += [key_hash(dedupe_key(c, cfg)) for c in mine]
-                omits[kind] += [c.omit for c in mine]
+                keys = [key_hash(dedupe_key(c, cfg)) for c in mine]
+                hashes[kind].append(np.asarray(keys, dtype=np.uint64).reshape(-1, 2))
+                omits[kind].append(np.asarray([c.omit for c in mine], dtype=bool))
             discarded += r.discarded
             reports += r.reports
             errors += r.errors
-    both = hashes["markdown"] + hashes["spreadsheet"]
-    hl = np.asarray(both, dtype=np.uint64).reshape(-1, 2)
-    omit = np.asarray(omits["markdown"] + omits["spreadsheet"], dtype=bool)
+    hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
+    omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
+    n_md = sum(len(h) for h in hashes["markdown"])
     return SpilledCorpus(
         folder=folder,
         markdown=paths["markdown"],
         sheets=paths["spreadsheet"],
         terms=(terms["markdown"].path, terms["spreadsheet"].path),
-        n_markdown=len(hashes["markdown"]),
-        n_sheets=len(hashes["spreadsheet"]),
+        n_markdown=n_md,
+        n_sheets=len(hl) - n_md,
         original=originals(hl[:, 0], hl[:, 1], omit),
         omitted=omit,
         discarded=tuple(discarded),

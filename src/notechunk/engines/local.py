@@ -37,13 +37,18 @@ def mp_context() -> ForkServerContext | SpawnContext:
     return mp.get_context("spawn")
 
 
+BATCH_BYTES = 8_000_000
+"""At most about this much input per batch: a batch's results travel back at once, so
+this bounds what a worker and the parent hold of it (a bigger file is a batch alone)."""
+
+
 def batches(files: Sequence[SourceFile], workers: int) -> list[list[SourceFile]]:
     """Contiguous batches of roughly equal bytes, several per worker for balance."""
     if not files:
         return []
     n = max(1, min(len(files), workers * 4))
     sizes = [_size(f) for f in files]
-    target = max(1, sum(sizes) // n)
+    target = max(1, min(sum(sizes) // n, BATCH_BYTES))
     out: list[list[SourceFile]] = [[]]
     acc = 0
     for f, size in zip(files, sizes, strict=True):
