@@ -41,7 +41,7 @@ def main() -> int:
             t0 = time.perf_counter()
             res = process_sheet_file(path, "bench.xlsx", cfg)
             times.append(time.perf_counter() - t0)
-            assert len(res.chunks) == rows, res.errors
+            assert len(res.pieces) == rows, res.errors
         rtimes = []
         for _ in range(runs):
             t0 = time.perf_counter()
