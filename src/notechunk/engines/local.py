@@ -4,7 +4,8 @@ Files are cut into contiguous batches of about equal bytes (several per worker, 
 balance) and each batch runs `process.process_batch` in a pool of fresh processes; the
 results are put back in the order of the files, so `--workers N` changes nothing in the
 outputs. Each file's token block (`qa.termblock`, the retrieval passes' input) is made in
-the worker too, and results are yielded batch by batch for the caller to spill. `mp_context` is the one multiprocessing context of the package (the sheet
+the worker too, and results are yielded batch by batch for the caller to spill.
+`mp_context` is the one multiprocessing context of the package (the sheet
 reader's isolated workers use it too).
 """
 
