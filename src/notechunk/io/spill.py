@@ -1,7 +1,7 @@
 """Spill files: the run's per-file results on disk, in order, so no pass holds the corpus.
 
 A spill file is a sequence of records, each a 4-byte little-endian length and a msgpack
-`FileResult` (msgspec, typed: decoding never runs code, unlike pickle). `TermSpill` keeps
+`FileResult` (msgspec, typed: decoding builds records, never runs code). `ArraySpill` keeps
 numpy arrays (the retrieval passes' token blocks) the same way. Written once, read as
 many times as the corpus passes need, removed with the staging folder.
 """
