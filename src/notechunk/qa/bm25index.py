@@ -167,31 +167,38 @@ class Index:
 
 
 def build_index(blocks: Iterable[TermBlock], stats: CorpusStats) -> Index:
-    """Pass 2: the blocks again, in the order counted, weighed with the final statistics."""
+    """Pass 2: the blocks again, in the order counted, weighed with the final statistics.
+
+    Each term's postings number its df, known from pass 1, so the index is laid out once
+    at its final size and filled block by block (no concatenation, no global sort).
+    """
     idf = stats.idf()
     n = max(stats.n_docs, 1)
     shared = (stats.df >= 2) & (stats.df <= stats.max_df)
-    keys: list[I64] = []
-    weights: list[F64] = []
+    sizes = np.where(shared, stats.df, 0)
+    indptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    all_keys = np.empty(int(indptr[-1]), dtype=np.int64)
+    all_w = np.empty(int(indptr[-1]), dtype=np.float64)
+    cursor = indptr[:-1].copy()
     offset = 0
     for block in blocks:
         loc = localise(block, stats)
         keep = shared[loc.pair_tid]
         tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
         w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
-        keys.append(tid * n + doc + offset)
-        weights.append(w.astype(np.float64))
+        order = np.lexsort((doc, tid))  # by term, then chunk
+        tid, doc, w = tid[order], doc[order] + offset, w[order]
+        starts = np.flatnonzero(np.concatenate(([True], tid[1:] != tid[:-1]))) if len(tid) else tid
+        runs = np.diff(np.append(starts, len(tid)))
+        at = cursor[tid] + np.arange(len(tid)) - np.repeat(starts, runs)
+        all_keys[at] = tid * n + doc
+        all_w[at] = w
+        cursor[tid[starts]] += runs
         offset += block.n_docs
-    all_keys = np.concatenate(keys) if keys else _empty_i64()
-    all_w = np.concatenate(weights) if weights else np.zeros(0, dtype=np.float64)
-    order = np.argsort(all_keys, kind="stable")
-    all_keys, all_w = all_keys[order], all_w[order]
-    term = all_keys // n
-    indptr = np.searchsorted(term, np.arange(len(stats.terms) + 1)).astype(np.int64)
     bound = np.zeros(len(stats.terms), dtype=np.float64)
-    if len(all_keys):
-        starts = np.flatnonzero(np.concatenate(([True], term[1:] != term[:-1])))
-        bound[term[starts]] = np.maximum.reduceat(all_w, starts)
+    filled = np.flatnonzero(sizes > 0)
+    if len(filled):
+        bound[filled] = np.maximum.reduceat(all_w, indptr[filled])
     return Index(
         stats=stats,
         idf=idf,
