@@ -25,7 +25,7 @@ from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
 from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
 from notechunk.qa.termblock import TermBlock, concat, from_arrays, subset, term_block, to_arrays
 
-SCORE_BLOCK = 20_000
+SCORE_BLOCK = 8_192
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -39,8 +39,9 @@ def mp_context() -> ForkServerContext | SpawnContext:
     return mp.get_context("spawn")
 
 
-BATCH_BYTES = 8_000_000
-"""At most about this much input per batch: a batch's results travel back at once, so
+BATCH_BYTES = 2_000_000
+"""At most about this much input per batch (a CSV row of 100 bytes is ~1.5 KB of
+records): a batch's results travel back at once, so
 this bounds what a worker and the parent hold of it (a bigger file is a batch alone)."""
 
 
