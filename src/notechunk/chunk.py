@@ -14,9 +14,16 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 SourceType = Literal["markdown", "spreadsheet"]
-Quality = Literal["ok", "short", "fragment", "too_long", "context_dead"]
+Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
 
-QUALITY_LABELS: tuple[Quality, ...] = ("ok", "short", "fragment", "too_long", "context_dead")
+QUALITY_LABELS: tuple[Quality, ...] = (
+    "ok",
+    "short",
+    "fragment",
+    "too_long",
+    "too_long_tokens",
+    "context_dead",
+)
 
 
 def count_words(text: str) -> int:
@@ -70,7 +77,9 @@ class Chunk:
     sheet's real row number) for spreadsheets. `text` is the clean content; `embed_text`
     is what a retriever should index: the context (title, heading path; for a row the
     file's title, sheet and group) and then the text. Corpus passes add `duplicate_of`
-    and `retrieval_score` (None until scored).
+    and `retrieval_score` (None until scored). `token_count` is the number of tokens the
+    configured tokenizer reads in `embed_text`, special tokens included (None when no
+    tokenizer is configured).
     """
 
     text: str
@@ -86,6 +95,7 @@ class Chunk:
     tags: tuple[str, ...] = ()
     embed_text: str = ""
     word_count: int = 0
+    token_count: int | None = None
     quality: Quality = "ok"
     omit: bool = False
     flags: tuple[str, ...] = ()

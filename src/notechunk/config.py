@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.errors import ConfigError
+from notechunk.tokens import check_spec
 
 DEFAULT_CONTEXT_DEAD_PHRASES: tuple[str, ...] = (
     "click here",
@@ -44,6 +45,7 @@ class MarkdownConfig:
     window_sentences: int = 100
     overlap: float = 0.3
     window_max_words: int = 120
+    window_max_tokens: int = 0
     bullet_merge_under_words: int = 20
     bullet_merge_cap_words: int = 150
 
@@ -51,6 +53,7 @@ class MarkdownConfig:
         _check(self.window_sentences >= 1, "markdown.window_sentences must be >= 1")
         _check(0.0 <= self.overlap < 1.0, "markdown.overlap must be in [0, 1)")
         _check(self.window_max_words >= 0, "markdown.window_max_words must be >= 0")
+        _check(self.window_max_tokens >= 0, "markdown.window_max_tokens must be >= 0")
         _check(self.bullet_merge_under_words >= 0, "markdown.bullet_merge_under_words must be >= 0")
         _check(self.bullet_merge_cap_words >= 0, "markdown.bullet_merge_cap_words must be >= 0")
 
@@ -172,7 +175,23 @@ class QAConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
+    """Every setting of a run. Build one typed (`Config(markdown=MarkdownConfig(...))`),
+    from a TOML file (`Config.from_toml(path)`), or from TOML-shaped overrides
+    (`Config().with_overrides(markdown={"window_max_words": 80})`); each way validates.
+
+    `tokenizer` (`hf:<tokenizer.json>`, `hf:minilm`, `tiktoken:<encoding>`; "" = none) gives
+    every chunk a `token_count`; `max_tokens` is the embedder's limit (0 = none): a chunk
+    over it is labelled `too_long_tokens` and flagged `too_long_tokens:<n>><limit>`.
+
+    >>> Config().with_overrides(markdown={"window_max_words": 80}).markdown.window_max_words
+    80
+    >>> Config(tokenizer="hf:minilm", max_tokens=256).max_tokens
+    256
+    """
+
     segmenter: str = "default"
+    tokenizer: str = ""
+    max_tokens: int = 0
     markdown: MarkdownConfig = field(default_factory=MarkdownConfig)
     quality: QualityConfig = field(default_factory=QualityConfig)
     context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
@@ -183,12 +202,30 @@ class Config:
 
     def __post_init__(self) -> None:
         _check(bool(self.segmenter.strip()), "segmenter must not be empty")
+        check_spec(self.tokenizer)
+        _check(self.max_tokens >= 0, "max_tokens must be >= 0")
+        for key, value in (
+            ("max_tokens", self.max_tokens),
+            ("markdown.window_max_tokens", self.markdown.window_max_tokens),
+        ):
+            _check(not value or bool(self.tokenizer), f"{key} needs a tokenizer (tokenizer = ...)")
         names = [t.name for t in self.templates]
         dupes = sorted({n for n in names if names.count(n) > 1})
         _check(not dupes, f"templates: duplicate name(s) {', '.join(dupes)}")
 
     def with_segmenter(self, name: str | None) -> Config:
         return self if not name else replace(self, segmenter=name)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Config:
+        """The config in a TOML file (SPEC §2); a `ConfigError` names the file and key."""
+        return load_config(Path(path))
+
+    def with_overrides(self, **tables: object) -> Config:
+        """This config with TOML-shaped values merged in, validated like a TOML file:
+        `markdown={"window_max_words": 80}` changes one key of [markdown], `tokenizer="hf:x"`
+        a top-level key; lists (`templates`, `phrases`) replace the old ones."""
+        return config_from_dict(_merge(self.to_dict(), tables))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
@@ -199,6 +236,15 @@ class Config:
 def _check(ok: bool, message: str) -> None:
     if not ok:
         raise ConfigError(message)
+
+
+def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in overrides.items():
+        old = out.get(key)
+        both = isinstance(old, dict) and isinstance(value, dict)
+        out[key] = _merge(old, value) if both else value
+    return out
 
 
 def _drop_none(value: Any) -> Any:
@@ -252,10 +298,13 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     if unknown:
         raise ConfigError(f"unknown top-level key(s): {', '.join(unknown)}")
     kwargs: dict[str, Any] = {}
-    if "segmenter" in data:
-        if not isinstance(data["segmenter"], str):
-            raise ConfigError("segmenter must be a string")
-        kwargs["segmenter"] = data["segmenter"]
+    for key in ("segmenter", "tokenizer"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise ConfigError(f"{key} must be a string")
+            kwargs[key] = data[key]
+    if "max_tokens" in data:
+        kwargs["max_tokens"] = _coerce(data["max_tokens"], 0, "max_tokens")
     if "markdown" in data:
         kwargs["markdown"] = _build(MarkdownConfig, data["markdown"], "markdown")
     if "quality" in data:
@@ -339,7 +388,8 @@ def resolve_config(src: Path | None, explicit: Path | None) -> tuple[Config, Pat
 def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
-    lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
+    lines: list[str] = [f"{k} = {_toml_value(data[k])}" for k in _TOP_LEVEL]
+    lines.append("")
     for table in ("markdown", "sheets", "dedupe", "qa"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
@@ -356,6 +406,9 @@ def to_toml(cfg: Config) -> str:
         lines += [f"{k} = {_toml_value(v)}" for k, v in t.items()]
         lines.append("")
     return "\n".join(lines)
+
+
+_TOP_LEVEL = ("segmenter", "tokenizer", "max_tokens")
 
 
 def _toml_value(value: Any) -> str:

@@ -3,8 +3,9 @@
 NotechunkError
 ├── ConfigError        unusable config or arguments (exit 2)
 ├── UsageError         bad command-line use (exit 2)
-└── InputError         one input file cannot be read (recorded, the run goes on)
-    └── UnsupportedInput  the file is not what its extension says
+├── InputError         one input file cannot be read (recorded, the run goes on)
+│   └── UnsupportedInput  the file is not what its extension says
+└── MissingExtra       an optional integration's package is not installed (also an ImportError)
 """
 
 from __future__ import annotations
@@ -33,3 +34,14 @@ class InputError(NotechunkError):
 
 class UnsupportedInput(InputError):
     """The file's content does not match its extension (an HTML page named .xlsx, say)."""
+
+
+class MissingExtra(NotechunkError, ImportError):
+    """An optional part needs a package that is not installed; the message names the
+    `pip install 'notechunk[extra]'` that brings it."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        super().__init__(
+            f"{feature} needs {package}, which is not installed: pip install 'notechunk[{extra}]'"
+        )
+        self.extra = extra

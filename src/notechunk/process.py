@@ -24,6 +24,7 @@ from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
 from notechunk.sheets import process_sheet_file
 from notechunk.textio import decode_text
+from notechunk.tokens import TokenCounter, counter_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,26 +40,33 @@ def failed(rel: str, stage: str, reason: str) -> FileResult:
 
 
 def process_markdown(
-    rel: str, data: bytes, cfg: Config, segmenter: Segmenter, parser: BlockParser
+    rel: str,
+    data: bytes,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: BlockParser,
+    tokens: TokenCounter | None = None,
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks."""
     try:
         decoded = decode_text(data, rel)
     except InputError as exc:
         return failed(rel, "read", exc.reason)
-    pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser)
+    pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser, tokens)
     if decoded.flags:
         pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
-    return FileResult(source=rel, chunks=finish_file(pieces, cfg))
+    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tokens))
 
 
-def process_sheet(path: Path, rel: str, cfg: Config) -> FileResult:
+def process_sheet(
+    path: Path, rel: str, cfg: Config, tokens: TokenCounter | None = None
+) -> FileResult:
     """One spreadsheet file (read in an isolated worker, or streamed for CSV) to chunks."""
     res = process_sheet_file(path, rel, cfg)
     pieces = Pieces(source=rel, source_type="spreadsheet", pieces=tuple(res.pieces))
     return FileResult(
         source=rel,
-        chunks=finish_file(pieces, cfg),
+        chunks=finish_file(pieces, cfg, tokens),
         discarded=tuple(res.discarded),
         reports=tuple(res.reports),
         errors=tuple(res.errors),
@@ -71,6 +79,7 @@ def process_batch(
     """Process files in order; results without errors are cached under `cache_root`."""
     segmenter = get_segmenter(cfg.segmenter)
     parser = make_block_parser()
+    tokens = counter_for(cfg.tokenizer)
     cache = Cache(cache_root) if cache_root is not None else None
     out: list[FileOutcome] = []
     for f in files:
@@ -86,10 +95,10 @@ def process_batch(
             out.append(FileOutcome(hit, key))
             continue
         if f.kind == "markdown":
-            result = process_markdown(f.rel, data, cfg, segmenter, parser)
+            result = process_markdown(f.rel, data, cfg, segmenter, parser, tokens)
         else:
             del data  # the sheet reader streams the file itself
-            result = process_sheet(f.path, f.rel, cfg)
+            result = process_sheet(f.path, f.rel, cfg, tokens)
         if cache is not None and not result.errors:
             cache.put(key, result)
         out.append(FileOutcome(result, key))

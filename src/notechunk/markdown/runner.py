@@ -19,6 +19,7 @@ from notechunk.markdown.windows import (
     window_ranges,
 )
 from notechunk.segment.base import Segmenter
+from notechunk.tokens import TokenCounter, load_counter
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -34,17 +35,33 @@ class MarkdownLayout:
 
 
 def layout_markdown(
-    text: str, cfg: Config, segmenter: Segmenter, parser: BlockParser | MarkdownIt | None = None
+    text: str,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> MarkdownLayout:
     parsed = parse_markdown_sections(text, parser)
     sentences = tuple(tuple(section_sentences(s, segmenter)) for s in parsed.sections)
+    counts = _sentence_tokens(sentences, cfg, tokens)
     windows = [
         make_window(k, start, end, sents)
         for k, sents in enumerate(sentences)
-        for start, end in window_ranges([x.words for x in sents], cfg.markdown)
+        for start, end in window_ranges([x.words for x in sents], cfg.markdown, counts[k])
     ]
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
+
+
+def _sentence_tokens(
+    sentences: tuple[tuple[Sentence, ...], ...], cfg: Config, tokens: TokenCounter | None
+) -> list[list[int] | None]:
+    """Each section's sentence token counts for `window_max_tokens`, counted in one batch."""
+    if not cfg.markdown.window_max_tokens:
+        return [None] * len(sentences)
+    tokens = tokens or load_counter(cfg.tokenizer)
+    flat = iter(tokens.count([s.text for sents in sentences for s in sents]))
+    return [[next(flat) for _ in sents] for sents in sentences]
 
 
 def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> str:
@@ -67,9 +84,10 @@ def markdown_pieces(
     cfg: Config,
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> Pieces:
     """The pieces of one document, in file order, with its front-matter title if any."""
-    lay = layout_markdown(text, cfg, segmenter, parser)
+    lay = layout_markdown(text, cfg, segmenter, parser, tokens)
     sections = lay.parsed.sections
     pieces: list[Piece] = []
     for w in lay.windows:
@@ -100,6 +118,8 @@ def chunk_markdown(
     cfg: Config,
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> list[Chunk]:
     """Finished chunks of one document, in file order (`markdown_pieces` + `finish_file`)."""
-    return list(finish_file(markdown_pieces(text, source, cfg, segmenter, parser), cfg))
+    pieces = markdown_pieces(text, source, cfg, segmenter, parser, tokens)
+    return list(finish_file(pieces, cfg, tokens))
