@@ -136,8 +136,10 @@ def test_config_show_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_every_command_has_help() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
+    helps = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
     for name, p in sub.choices.items():  # type: ignore[union-attr]
-        assert p.format_help(), name
+        assert helps.get(name), f"`notechunk {name}` has no one-line help"
+        assert f"usage: notechunk {name}" in p.format_help(), name
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for name in sub.choices:  # type: ignore[union-attr]
         assert f"notechunk {name}" in readme, f"README does not document `{name}`"

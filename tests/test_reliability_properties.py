@@ -104,12 +104,16 @@ def test_run_keeps_every_sentence_and_unique_ids(docs: list[tuple[str, list[str]
         assert main(["run", str(src), "--out", str(out)]) == 0
         with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
             kept = [json.loads(line) for line in fh]
-        flagged_file = out / "qa" / "flagged.json"
-        if flagged_file.exists():
-            others = json.loads(flagged_file.read_text(encoding="utf-8"))
-        else:  # until QA lands: the stage file holds every chunk, omitted ones too
-            stage = out / "stages" / "markdown_chunks.jsonl"
-            others = [json.loads(x) for x in stage.read_text(encoding="utf-8").splitlines()]
+        flagged = json.loads((out / "qa" / "flagged.json").read_text(encoding="utf-8"))
+        stage_file = out / "stages" / "markdown_chunks.jsonl"
+        stage = [json.loads(x) for x in stage_file.read_text(encoding="utf-8").splitlines()]
+        # the stage file holds every chunk with its final id: the kept ones as shipped, and
+        # every omitted one is also in flagged.json with a reason
+        by_id = {c["id"]: c for c in stage}
+        assert all(by_id.get(c["id"]) == c for c in kept)
+        omitted = [c for c in stage if c["omit"]]
+        assert {c["id"] for c in omitted} <= {f["id"] for f in flagged if f["reason"]}
+        others = omitted
         ids = [c["id"] for c in kept]
         assert len(ids) == len(set(ids)) and all(ids)
         assert all(c["text"].strip() and c["word_count"] > 0 for c in [*kept, *others])

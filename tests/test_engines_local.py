@@ -1,0 +1,31 @@
+"""engines.local: contiguous byte-balanced batches; results in file order for any pool size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from notechunk.config import Config
+from notechunk.discover import discover
+from notechunk.engines.local import batches, process_files
+
+
+def notes(tmp_path: Path, sizes: list[int]) -> Path:
+    for k, n in enumerate(sizes):
+        (tmp_path / f"n{k:02d}.md").write_text(f"# N{k}\n\n" + "word " * n + "\n")
+    return tmp_path
+
+
+def test_batches_are_contiguous_and_cover_every_file(tmp_path: Path) -> None:
+    files = discover(notes(tmp_path, [10, 500, 10, 10, 400, 10, 10, 10])).files
+    parts = batches(files, 2)
+    assert [f for part in parts for f in part] == list(files)
+    assert 1 < len(parts) <= 8 and all(parts)
+    assert batches([], 4) == []
+
+
+def test_two_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> None:
+    files = discover(notes(tmp_path, [30, 5, 80, 12, 7, 50])).files
+    one = process_files(files, Config(), workers=1)
+    two = process_files(files, Config(), workers=2)
+    assert [o.result for o in one] == [o.result for o in two]
+    assert [o.result.source for o in one] == [f.rel for f in files]

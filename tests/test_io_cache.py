@@ -1,0 +1,76 @@
+"""io.cache: keys depend on the code, the config and the file; entries round-trip."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.config import Config, MarkdownConfig
+from notechunk.io.cache import Cache, code_fingerprint, config_key, file_key
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "notechunk"
+
+
+def test_fingerprint_changes_when_a_rule_changes(tmp_path: Path) -> None:
+    copy = tmp_path / "notechunk"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    before = code_fingerprint(copy)
+    assert code_fingerprint(copy) == before
+    rule = copy / "quality.py"
+    rule.write_text(rule.read_text() + "\n# a rule edited\n")
+    assert code_fingerprint(copy) != before
+
+
+def test_keys_depend_on_code_config_path_and_bytes() -> None:
+    cfg = Config()
+    k = config_key(cfg, "code-a")
+    assert config_key(cfg, "code-b") != k
+    other = replace(cfg, markdown=MarkdownConfig(window_max_words=90))
+    assert config_key(other, "code-a") != k
+    base = file_key(b"x", "a.md", k)
+    assert file_key(b"y", "a.md", k) != base
+    assert file_key(b"x", "b.md", k) != base
+    assert file_key(b"x", "a.md", config_key(cfg, "code-b")) != base
+
+
+def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    result = FileResult(
+        source="s.csv",
+        chunks=(Chunk(text="t", source="s.csv", source_type="spreadsheet", row=2, id="x"),),
+        discarded=(
+            DiscardedRow(
+                source="s.csv",
+                sheet="s",
+                row=3,
+                rule="too_few_fields",
+                cells=(("A", "1"),),
+                measured=1,
+                threshold=2,
+            ),
+        ),
+        reports=(
+            SheetReport(
+                source="s.csv",
+                sheet="s",
+                status="read",
+                header_row=1,
+                data_rows=2,
+                blank_rows=0,
+                chunks=1,
+                discarded=1,
+            ),
+        ),
+        errors=(FileError(source="s.csv", stage="read", reason="r"),),
+    )
+    key = "ab" + "0" * 62
+    assert cache.get(key) is None
+    cache.put(key, result)
+    assert cache.get(key) == result
+    path = tmp_path / "ab" / f"{key}.json"
+    path.write_text('{"source": 1}')  # a foreign shape is a miss, not a crash
+    assert cache.get(key) is None
+    path.write_text('{"trunc')
+    assert cache.get(key) is None
