@@ -56,7 +56,8 @@ class Pieces:
     """Every piece of one file, with what is known of the file as a whole.
 
     `title` is the document's own title (front matter, OneNote page header) or None, in
-    which case finishing derives one from the file name; `flags` apply to every piece
+    which case finishing derives one from the file name ("" means none: a text given in
+    memory); `flags` apply to every piece
     (an encoding fallback, recovered text).
     """
 

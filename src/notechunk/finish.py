@@ -108,7 +108,7 @@ def finish_file(doc: Pieces, cfg: Config, tokens: TokenCounter | None = None) ->
     `tokens` is the counter of `cfg.tokenizer`, loaded once by the caller for many files;
     when it is None and a tokenizer is configured, it is loaded here.
     """
-    title = doc.title or title_from_name(doc.source)
+    title = doc.title if doc.title is not None else title_from_name(doc.source)
     drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
     embeds = [
         embed_text(context_parts(title, p.section_path, p.sheet, p.group), text)
