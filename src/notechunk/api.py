@@ -231,7 +231,11 @@ def _process(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResult]:
     from notechunk.segment import get_segmenter
     from notechunk.tokens import counter_for
 
-    seg, parser, counter = get_segmenter(cfg.segmenter), make_block_parser(), counter_for(cfg.tokenizer)
+    seg, parser, counter = (
+        get_segmenter(cfg.segmenter),
+        make_block_parser(),
+        counter_for(cfg.tokenizer),
+    )
     for f in files:
         if f.kind == "spreadsheet":
             yield process_sheet(f.path, f.rel, cfg, counter)
@@ -252,8 +256,9 @@ def _shipped(chunks: Iterable[Chunk], cfg: Config, include_omitted: bool) -> lis
 
 
 def _raise_errors(errors: Iterable[FileError]) -> None:
-    first, *rest = [*errors] or [None]
-    if first is not None:
+    listed = list(errors)
+    if listed:
+        first, rest = listed[0], listed[1:]
         also = f" (also: {'; '.join(e.message() for e in rest)})" if rest else ""
         raise InputError(first.source, first.reason + also)
 
@@ -264,4 +269,3 @@ def _read_parquet(path: Path) -> Iterator[Chunk]:
     for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
         for row in batch.to_pylist():
             yield Chunk.from_json(row)
-

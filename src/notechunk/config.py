@@ -242,8 +242,9 @@ def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in overrides.items():
         old = out.get(key)
-        both = isinstance(old, dict) and isinstance(value, dict)
-        out[key] = _merge(old, value) if both else value
+        out[key] = (
+            _merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+        )
     return out
 
 

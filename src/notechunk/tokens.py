@@ -100,8 +100,7 @@ def check_spec(spec: str) -> None:
     prefix = next((p for p in PREFIXES if spec.startswith(p)), None)
     if prefix is None or not spec[len(prefix) :].strip():
         raise ConfigError(
-            f"tokenizer {spec!r}: expected hf:<tokenizer.json path or alias> "
-            "or tiktoken:<encoding>"
+            f"tokenizer {spec!r}: expected hf:<tokenizer.json path or alias> or tiktoken:<encoding>"
         )
 
 
