@@ -176,9 +176,7 @@ def test_finish_counts_embed_text_in_one_batch_per_file() -> None:
 
 def test_finish_loads_the_configured_tokenizer(tmp_path: Path) -> None:
     cfg = Config(tokenizer=f"hf:{tiny_tokenizer(tmp_path / 't.json')}", max_tokens=3)
-    doc = Pieces(
-        source="a.md", source_type="markdown", pieces=(Piece(text="the river the river"),)
-    )
+    doc = Pieces(source="a.md", source_type="markdown", pieces=(Piece(text="the river the river"),))
     [chunk] = finish_file(doc, cfg)
     # embed_text is "a\nthe river the river": 5 tokens + [CLS] [SEP]
     assert chunk.token_count == 7

@@ -9,7 +9,7 @@ friends load the pipeline when first used. Adapters for LangChain and LlamaIndex
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing
 
 from notechunk.chunk import Chunk, FileError
 from notechunk.config import Config
@@ -22,7 +22,7 @@ from notechunk.errors import (
     UsageError,
 )
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from notechunk.api import chunk_file, chunk_markdown_text, load, run
     from notechunk.pipeline import RunResult
 
