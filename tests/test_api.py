@@ -63,8 +63,10 @@ def test_run_reads_src_toml_or_the_given_config(tmp_path: Path) -> None:
         ({"segmenter": "nope"}, ConfigError, "unknown segmenter"),
         ({"config": "/no/such.toml"}, ConfigError, "cannot read config"),
         ({"config": Config(tokenizer="hf:/no/tok.json")}, ConfigError, "no tokenizer.json"),
+        ({"src": SAMPLE_DIR / "notechunk.toml"}, UsageError, "not a folder, a Markdown"),
+        ({"out": SAMPLE_DIR / "geography"}, UsageError, "not a notechunk output folder"),
     ],
-    ids=["src", "workers", "segmenter", "config-file", "tokenizer"],
+    ids=["src", "workers", "segmenter", "config-file", "tokenizer", "src-kind", "foreign-out"],
 )
 def test_run_errors_are_notechunk_errors(
     tmp_path: Path, kwargs: dict[str, object], error: type[Exception], message: str
@@ -73,6 +75,7 @@ def test_run_errors_are_notechunk_errors(
     with pytest.raises(error, match=message):
         notechunk.run(**args)  # type: ignore[arg-type]
     assert not (tmp_path / "out").exists()  # nothing done before the arguments are checked
+    assert not (SAMPLE_DIR / "qa").exists()
 
 
 def test_chunk_file_is_what_run_ships_for_that_file(tmp_path: Path) -> None:

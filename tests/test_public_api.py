@@ -21,7 +21,14 @@ from notechunk.tokens import hf_alias_path
 
 ROOT = Path(__file__).resolve().parents[1]
 API = {"run", "chunk_file", "chunk_markdown_text", "load", "Config", "Chunk", "RunResult"}
-ERRORS = {"NotechunkError", "ConfigError", "UsageError", "InputError", "MissingExtra"}
+ERRORS = {
+    "NotechunkError",
+    "ConfigError",
+    "UsageError",
+    "InputError",
+    "OutputError",
+    "MissingExtra",
+}
 
 
 def test_all_is_sorted_and_complete() -> None:

@@ -18,6 +18,7 @@ from notechunk.errors import (
     InputError,
     MissingExtra,
     NotechunkError,
+    OutputError,
     UnsupportedInput,
     UsageError,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "InputError",
     "MissingExtra",
     "NotechunkError",
+    "OutputError",
     "RunResult",
     "UnsupportedInput",
     "UsageError",

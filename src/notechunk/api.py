@@ -61,6 +61,8 @@ def run(
     >>> result.exit_code, result.files, result.metrics.surviving > 0
     (0, 16, True)
     """
+    from notechunk.discover import kind_of
+    from notechunk.io.publish import check_out
     from notechunk.pipeline import run as run_pipeline
     from notechunk.segment import get_segmenter
     from notechunk.tokens import counter_for
@@ -68,15 +70,14 @@ def run(
     src_path, out_path = Path(src), Path(out)
     if not src_path.exists():
         raise UsageError(f"{src_path}: no such file or folder")
+    if not src_path.is_dir() and kind_of(src_path) is None:
+        raise UsageError(f"{src_path}: not a folder, a Markdown or a spreadsheet file")
     if workers < 1:
         raise UsageError("workers must be at least 1")
     cfg = _config(config, src_path).with_segmenter(segmenter)
-    get_segmenter(cfg.segmenter)  # a bad backend or tokenizer fails before any work
+    get_segmenter(cfg.segmenter)  # a bad backend, tokenizer or OUT fails before any work
     counter_for(cfg.tokenizer)
-    try:
-        out_path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{out_path}: cannot create the output folder ({exc.strerror})") from None
+    check_out(out_path, src_path)
     return run_pipeline(
         src_path, out_path, cfg, workers=workers, progress=progress, use_cache=use_cache
     )

@@ -5,6 +5,8 @@ NotechunkError
 ├── UsageError         bad command-line use (exit 2)
 ├── InputError         one input file cannot be read (recorded, the run goes on)
 │   └── UnsupportedInput  the file is not what its extension says
+├── OutputError        the outputs cannot be written (disk full, read-only); the
+                       previous run's outputs are kept (exit 1)
 └── MissingExtra       an optional integration's package is not installed (also an ImportError)
 """
 
@@ -34,6 +36,11 @@ class InputError(NotechunkError):
 
 class UnsupportedInput(InputError):
     """The file's content does not match its extension (an HTML page named .xlsx, say)."""
+
+
+class OutputError(NotechunkError):
+    """Writing the outputs failed (disk full, a read-only or foreign mount); OUT still holds
+    the previous complete run."""
 
 
 class MissingExtra(NotechunkError, ImportError):
