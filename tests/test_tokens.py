@@ -145,9 +145,16 @@ def test_tiktoken_counts_with_an_offline_encoding(monkeypatch: pytest.MonkeyPatc
         special_tokens={"<|endoftext|>": 256},
     )
     monkeypatch.setattr(tiktoken, "get_encoding", lambda name: enc)
+    monkeypatch.setattr(tiktoken, "list_encoding_names", lambda: ["bytes"])
     counter = load_counter("tiktoken:bytes")
     assert counter.overhead == 0
     assert counter.count(["ab c", "<|endoftext|>"]) == [4, 13]  # special text is plain text
+
+
+def test_tiktoken_unknown_encoding_lists_the_known_ones() -> None:
+    pytest.importorskip("tiktoken")
+    with pytest.raises(ConfigError, match="no such encoding .*cl100k_base"):
+        load_counter("tiktoken:cl100k")
 
 
 def test_missing_tiktoken_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

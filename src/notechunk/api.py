@@ -56,8 +56,8 @@ def run(
 
     >>> import tempfile, notechunk
     >>> from notechunk.cli import SAMPLE_DIR
-    >>> out = tempfile.mkdtemp()
-    >>> result = notechunk.run(SAMPLE_DIR, out)
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     result = notechunk.run(SAMPLE_DIR, out)
     >>> result.exit_code, result.files, result.metrics.surviving > 0
     (0, 16, True)
     """
@@ -149,9 +149,9 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
 
     >>> import tempfile, notechunk
     >>> from notechunk.cli import SAMPLE_DIR
-    >>> out = tempfile.mkdtemp()
-    >>> _ = notechunk.run(SAMPLE_DIR / "polity", out)
-    >>> sorted({c.source for c in notechunk.load(out)})[:2]
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = notechunk.run(SAMPLE_DIR / "polity", out)
+    ...     sorted({c.source for c in notechunk.load(out)})[:2]
     ['directive-principles.md', 'fundamental-rights.md']
     """
     from notechunk.io.jsonio import iter_chunks_gz

@@ -18,9 +18,11 @@ sequence ([CLS] and [SEP] for BERT-style models), so a chunk's `token_count` is
 `count + overhead`: exactly what the embedder reads.
 
 >>> from notechunk.tokens import load_counter
->>> minilm = load_counter("hf:minilm")  # doctest: +SKIP
->>> minilm.count(["Dr. B.R. Ambedkar chaired the Drafting Committee."])  # doctest: +SKIP
-[16]
+>>> minilm = load_counter("hf:minilm")
+>>> minilm.count(["Dr. B.R. Ambedkar chaired the Drafting Committee.", "Habeas corpus"])
+[14, 4]
+>>> minilm.overhead
+2
 """
 
 from __future__ import annotations
@@ -176,6 +178,9 @@ def _tiktoken(spec: str, encoding: str) -> TiktokenCounter:
         raise ConfigError(
             f"tokenizer {spec!r} needs the tiktoken package: pip install 'notechunk[tiktoken]'"
         ) from None
+    known = tiktoken.list_encoding_names()
+    if encoding not in known:
+        raise ConfigError(f"tokenizer {spec!r}: tiktoken has no such encoding ({', '.join(known)})")
     try:
         enc = tiktoken.get_encoding(encoding)
     except (OSError, ValueError) as exc:  # no network (requests' errors are OSErrors), bad name
