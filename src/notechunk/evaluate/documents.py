@@ -47,8 +47,9 @@ class Documents:
 def row_text(names: list[str], cells: tuple[str, ...]) -> str:
     """CSVLoader's page content for a row: one `header: value` line per column."""
     width = max(len(names), len(cells))
-    padded = list(cells) + [""] * (width - len(cells))
-    return "\n".join(f"{names[i].strip()}: {padded[i].strip()}" for i in range(width))
+    heads = [*names, *(f"Column {i}" for i in range(len(names) + 1, width + 1))]
+    values = [*cells, *([""] * (width - len(cells)))]
+    return "\n".join(f"{h.strip()}: {v.strip()}" for h, v in zip(heads, values, strict=True))
 
 
 def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, str]]:

@@ -50,10 +50,15 @@ class Plan:
     want_peers: bool
 
 
+def _show(spec: str) -> str:
+    """An entry as quoted in a message: at most 40 characters of it."""
+    return repr(spec if len(spec) <= 40 else spec[:40] + "...")
+
+
 def _parts(spec: str, body: str, n: int) -> list[str]:
     parts = body.split("/")
     if len(parts) != n or not all(parts):
-        raise UsageError(f"--strategies: {spec!r} needs {n} number(s) separated by /")
+        raise UsageError(f"--strategies: {_show(spec)} needs {n} number(s) separated by /")
     return parts
 
 
@@ -62,7 +67,7 @@ def count(spec: str, text: str, what: str, minimum: int) -> int:
     value = int(text) if _COUNT.fullmatch(text) else None
     if value is None or not minimum <= value < MAX_COUNT:
         raise UsageError(
-            f"--strategies: {spec!r}: {what} must be a whole number from {minimum} "
+            f"--strategies: {_show(spec)}: {what} must be a whole number from {minimum} "
             f"to {MAX_COUNT - 1}, got {text[:20]!r}"
         )
     return value
@@ -73,7 +78,7 @@ def fraction(spec: str, text: str, what: str) -> float:
     value = float(text) if text and text != "." and _FRACTION.fullmatch(text) else None
     if value is None or not 0.0 <= value < 1.0:
         raise UsageError(
-            f"--strategies: {spec!r}: {what} must be a fraction in [0, 1), got {text[:20]!r}"
+            f"--strategies: {_show(spec)}: {what} must be a fraction in [0, 1), got {text[:20]!r}"
         )
     return value
 
@@ -83,7 +88,7 @@ def _size_overlap(spec: str, body: str) -> tuple[int, int]:
     size = count(spec, size_text, "the size", 1)
     overlap = count(spec, overlap_text, "the overlap", 0)
     if overlap >= size:
-        raise UsageError(f"--strategies: {spec!r}: the overlap must be smaller than the size")
+        raise UsageError(f"--strategies: {_show(spec)}: the overlap must be smaller than the size")
     return size, overlap
 
 
@@ -98,7 +103,7 @@ def _notechunk(spec: str, body: str, cfg: Config) -> Strategy:
 
 def _from_file(spec: str, body: str, cfg: Config) -> Strategy:
     if not body:
-        raise UsageError(f"--strategies: {spec!r} needs a config file path")
+        raise UsageError(f"--strategies: {_show(spec)} needs a config file path")
     loaded = load_config(Path(body)).with_segmenter(cfg.segmenter)
     return notechunk_strategy(f"notechunk cfg {Path(body).stem}", loaded)
 
@@ -113,7 +118,7 @@ def _peer(kind: str, spec: str, body: str) -> Strategy | str:
         size, overlap = _size_overlap(spec, body)
     module = _PEER_MODULES[kind]
     if not peers.installed(module):
-        return f"{spec} skipped: {module} is not installed"
+        return f"{spec[:60]} skipped: {module} is not installed"
     if kind == "langchain":
         return peers.langchain_recursive(size, overlap)
     if kind == "langchain-headers":
@@ -155,7 +160,7 @@ def parse_strategies(specs: str, cfg: Config) -> Plan:
             else:
                 out.append(got)
         else:
-            raise UsageError(f"--strategies: unknown entry {raw[:60]!r}")
+            raise UsageError(f"--strategies: unknown entry {_show(raw)}")
     if not out and not want_peers:
         why = f" ({notes[0]})" if notes else ""
         raise UsageError(f"--strategies: no strategy to run{why}")
