@@ -108,6 +108,7 @@ def test_bad_eval_input_is_one_line_exit_2(
     args = ["eval", str(src), "--questions", str(qpath), "--out", str(tmp_path / "o")]
     assert main([*args, "--strategies", "nc", *extra]) == 2
     assert says in _one_line(capsys.readouterr().err)
+    assert (tmp_path / "o").is_file() or not (tmp_path / "o").exists()  # OUT not even made
 
 
 @pytest.mark.parametrize(
@@ -201,7 +202,7 @@ def test_bad_convert_input_is_one_line_exit_2(
     path = build(tmp_path)
     assert main(["eval-convert", "squad", str(path), "--out", str(tmp_path / "c")]) == 2
     assert says in _one_line(capsys.readouterr().err)
-    assert not (tmp_path / "c" / "questions.jsonl").exists()
+    assert not (tmp_path / "c").exists()  # nothing created for a file that cannot convert
 
 
 def test_convert_out_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

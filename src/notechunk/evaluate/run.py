@@ -102,10 +102,15 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def usable_out(out: Path) -> Path:
-    """OUT as a writable folder, or a one-line UsageError; called before any work."""
+def check_out(out: Path) -> None:
+    """Refuse an OUT that is an existing file, first thing (nothing is created yet)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
+
+
+def usable_out(out: Path) -> Path:
+    """OUT as a writable folder, or a one-line UsageError; called before any work."""
+    check_out(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -119,12 +124,12 @@ def run_convert(args: argparse.Namespace) -> int:
     from notechunk.evaluate.convert import convert_squad, detect_kind, write_converted
     from notechunk.evaluate.questions import loads, read_text_arg
 
-    out = usable_out(Path(args.out))
+    check_out(Path(args.out))
     text, _notes = read_text_arg(Path(args.file), "SQuAD JSON")
     data = loads(text, str(args.file))
     kind = detect_kind(data) if args.kind == "auto" else args.kind
     converted = convert_squad(data, kind, args.layout)
-    corpus_dir, qpath = write_converted(converted, out)
+    corpus_dir, qpath = write_converted(converted, usable_out(Path(args.out)))
     print(
         f"{len(converted.documents)} documents -> {corpus_dir}, "
         f"{len(converted.questions)} questions -> {qpath}"
@@ -169,6 +174,7 @@ def prepare(args: argparse.Namespace) -> Job:
     from notechunk.segment import get_segmenter
 
     src, out = Path(args.src), Path(args.out)
+    check_out(out)
     ks = parse_ks(args.k)
     if not 1 <= args.budget <= 10**9:
         raise UsageError("--budget must be a whole number from 1 to 1000000000")
@@ -182,12 +188,12 @@ def prepare(args: argparse.Namespace) -> Job:
     cfg = cfg.with_segmenter(args.segmenter)
     segmenter = get_segmenter(cfg.segmenter)
     plan = parse_strategies(args.strategies, cfg)
-    usable_out(out)
-    retrievers = get_retrievers(names, Path(args.cache) if args.cache else out / ".cache")
     questions = load_questions(Path(args.questions))
     found = discover(src, exclude=[out])
     if not found.files:
         raise UsageError(f"{src}: no Markdown or spreadsheet files to evaluate on")
+    usable_out(out)
+    retrievers = get_retrievers(names, Path(args.cache) if args.cache else out / ".cache")
     return Job(
         src=src,
         out=out,
