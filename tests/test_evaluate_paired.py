@@ -49,3 +49,14 @@ def test_compare_counts_wins_per_question() -> None:
     assert p.to_json()["ci95"] == [round(p.ci_low, 4), round(p.ci_high, 4)]
     with pytest.raises(ValueError):
         compare("A", "B", "mrr", [1.0], [])
+
+
+@pytest.mark.parametrize(("a", "b"), [(520, 480), (700, 301), (10, 990)])
+def test_log_space_agrees_with_the_exact_sum(
+    a: int, b: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from notechunk.evaluate import paired
+
+    exact = sign_test(a, b)
+    monkeypatch.setattr(paired, "EXACT_UP_TO", 0)
+    assert sign_test(a, b) == pytest.approx(exact, rel=1e-9, abs=1e-300)

@@ -137,7 +137,6 @@ COVID = SHARED / "corpora" / "qa" / "covid-qa-200423.json"
 
 
 @pytest.mark.corpus
-@pytest.mark.slow
 @pytest.mark.skipif(not COVID.is_file(), reason="needs ../shared/corpora/qa")
 def test_covid_fixed_chars_matches_the_anchor(tmp_path: Path) -> None:
     assert main(["eval-convert", "squad", str(COVID), "--out", str(tmp_path / "c")]) == 0
