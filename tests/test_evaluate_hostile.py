@@ -218,3 +218,75 @@ def test_convert_cp1252_json(tmp_path: Path) -> None:
     path.write_bytes(json.dumps(data, ensure_ascii=False).encode("cp1252"))
     assert main(["eval-convert", "squad", str(path), "--out", str(tmp_path / "c")]) == 0
     assert (tmp_path / "c" / "corpus" / "Caf.md").read_text("utf-8") == "# Café\n\nCrème.\n"
+
+
+def _foreign_out(tmp_path: Path, qpath: Path) -> list[str]:
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "thesis.docx").write_bytes(b"keep me")
+    return []
+
+
+@pytest.mark.parametrize(
+    ("case", "out", "says"),
+    [
+        ("out-empty-string", lambda t: "", "--out is empty"),
+        ("out-is-src", lambda t: str(t / "src"), "would hold the notes"),
+        ("out-holds-src", lambda t: str(t), "would hold the notes"),
+    ],
+    ids=["out-empty-string", "out-is-src", "out-holds-src"],
+)
+@pytest.mark.usefixtures("no_work")
+def test_out_that_would_overwrite_or_read_back_notes(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    case: str,
+    out: Callable[[Path], str],
+    says: str,
+) -> None:
+    src, qpath = _setup(tmp_path)
+    assert main(["eval", str(src), "--questions", str(qpath), "--out", out(tmp_path)]) == 2
+    assert says in _one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in src.iterdir()) == ["writs.md"]
+
+
+@pytest.mark.usefixtures("no_work")
+def test_foreign_out_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, qpath = _setup(tmp_path)
+    _foreign_out(tmp_path, qpath)
+    assert main(["eval", str(src), "--questions", str(qpath), "--out", str(tmp_path / "o")]) == 2
+    assert "not a notechunk eval output" in _one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["thesis.docx"]
+    path = _squad({"data": []})(tmp_path)
+    assert main(["eval-convert", "squad", str(path), "--out", str(tmp_path / "o")]) == 2
+    assert "not a notechunk eval output" in _one_line(capsys.readouterr().err)
+
+
+def test_a_previous_eval_out_is_reused(tmp_path: Path) -> None:
+    src, qpath = _setup(tmp_path)
+    args = ["eval", str(src), "--questions", str(qpath), "--out", str(tmp_path / "o")]
+    assert main([*args, "--strategies", "nc"]) == 0
+    assert (tmp_path / "o" / ".notechunk-eval").is_file()
+    assert main([*args, "--strategies", "nc"]) == 0
+    path = _squad({"data": []})(tmp_path)
+    for _ in range(2):
+        assert main(["eval-convert", "squad", str(path), "--out", str(tmp_path / "c")]) == 0
+
+
+def test_names_from_files_reach_the_terminal_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, qpath = _setup(tmp_path)
+    cfg = tmp_path / "evil\x1b]0;pwned\x07.toml"
+    cfg.write_text("[markdown]\noverlap = 0.1\n", encoding="utf-8")
+    (src / "bad\nnotechunk: all fine.md").write_bytes(b"\x00binary")
+    args = ["eval", str(src), "--questions", str(qpath), "--out", str(tmp_path / "o")]
+    assert main([*args, "--strategies", f"nc,cfg:{cfg},words:50/0"]) == 0
+    captured = capsys.readouterr()
+    for stream in (captured.out, captured.err):
+        assert not any(ch in stream for ch in "\x1b\x07\r"), repr(stream)
+    assert "notechunk cfg evil\\x1b]0;pwned\\x07" in captured.out
+    assert [ln for ln in captured.err.splitlines() if "all fine" in ln] == [
+        "note: bad\\nnotechunk: all fine.md: binary content (NUL bytes), not a text file"
+    ]

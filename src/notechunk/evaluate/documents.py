@@ -13,17 +13,19 @@ either). What could not be read is a note, as it is an error for `run`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Literal
 
 from notechunk.config import Config
 from notechunk.discover import SourceFile, discover
 from notechunk.errors import InputError
-from notechunk.sheets.header import column_names, find_header
+from notechunk.sheets.csvread import read_csv
+from notechunk.sheets.header import build_header, find_header, widen
 from notechunk.sheets.isolate import read_isolated
-from notechunk.sheets.read import RawSheet, SheetRow, read_csv
+from notechunk.sheets.read import RawSheet
 from notechunk.textio import read_text
 
 DocKind = Literal["markdown", "row"]
@@ -53,35 +55,33 @@ def row_text(names: list[str], cells: tuple[str, ...]) -> str:
 
 
 def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, str]]:
-    """(row number, row text) of every non-blank row below the sheet's header."""
+    """(row number, row text) of every non-blank row below the sheet's header (stacked
+    header rows joined into one name per column, as notechunk names them)."""
     rows = iter(sheet.rows)
     head = list(islice(rows, header_search_rows))
-    header = find_header(head)
-    body: Iterable[SheetRow] = head if header is None else head[head.index(header) + 1 :]
-    width = max((len(r.cells) for r in head), default=0)
-    names = column_names(header, width)
-    for row in _chain(body, rows):
+    if not any(any(r.cells) for r in head):
+        return
+    header = build_header(head, find_header(head), max(len(r.cells) for r in head))
+    last = max((i for i, r in enumerate(head) if r.number in set(header.rows)), default=-1)
+    names = header.names
+    for row in chain(head[last + 1 :], rows):
         if any(row.cells):
             if len(row.cells) > len(names):
-                names = column_names(header, len(row.cells))
-            yield row.number, row_text(names, row.cells)
+                names = widen(names, len(row.cells))
+            yield row.number, row_text(list(names), row.cells)
 
 
-def _chain(first: Iterable[SheetRow], rest: Iterator[SheetRow]) -> Iterator[SheetRow]:
-    yield from first
-    yield from rest
-
-
-def _sheet_documents(f: SourceFile, cfg: Config) -> list[Document]:
-    sheets = read_csv(f.path, f.rel) if f.path.suffix.lower() == ".csv" else None
-    out: list[Document] = []
-    for sheet in sheets if sheets is not None else read_isolated(f.path, f.rel, cfg):
-        if not sheet.visible and not cfg.sheets.include_hidden:
-            continue
-        for number, text in sheet_rows(sheet, cfg.sheets.header_search_rows):
-            source = f"{f.rel}#{sheet.name}:{number}"
-            out.append(Document(source=source, text=text, kind="row"))
-    return out
+def _sheet_documents(f: SourceFile, cfg: Config, out: list[Document]) -> None:
+    """Append the rows of every visible sheet; rows read before a failure are kept."""
+    is_csv = f.path.suffix.lower() == ".csv"
+    sheets = read_csv(f.path, f.rel, cfg.sheets) if is_csv else read_isolated(f.path, f.rel, cfg)
+    with closing(sheets):
+        for sheet in sheets:
+            if not sheet.visible and not cfg.sheets.include_hidden:
+                continue
+            for number, text in sheet_rows(sheet, cfg.sheets.header_search_rows):
+                source = f"{f.rel}#{sheet.name}:{number}"
+                out.append(Document(source=source, text=text, kind="row"))
 
 
 def load_documents(src: Path, cfg: Config, exclude: Iterable[Path] = ()) -> Documents:
@@ -97,9 +97,9 @@ def load_documents(src: Path, cfg: Config, exclude: Iterable[Path] = ()) -> Docu
                 if decoded.fell_back:
                     notes.append(f"{f.rel}: decoded as cp1252 (not UTF-8)")
             else:
-                docs.extend(_sheet_documents(f, cfg))
+                _sheet_documents(f, cfg, docs)
         except InputError as exc:
-            notes.append(f"{f.rel}: {exc.reason} (peers read nothing more of it)")
+            notes.append(f"{f.rel}: {exc.reason}")  # the line `run` gives: said once
         except OSError as exc:
             notes.append(f"{f.rel}: cannot read file ({exc.strerror or exc})")
     return Documents(documents=tuple(docs), notes=tuple(notes))

@@ -30,6 +30,8 @@ from notechunk.evaluate.sweep import Settings, run_sweep
 DEFAULT_BUDGET = 1000
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
 SAMPLE_QUESTIONS = SAMPLE_DIR.parent / "sample_questions.jsonl"
+EVAL_MARKER = ".notechunk-eval"
+CONVERT_MARKER = ".notechunk-eval-convert"
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +49,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         default=SAMPLE_QUESTIONS,
         help="questions JSONL (default: the sample notes' questions)",
     )
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--out", type=out_folder, required=True, help="output folder")
     parser.add_argument(
         "--retriever", default="bm25", help="comma list of bm25, dense, hybrid (bm25)"
     )
@@ -87,7 +89,7 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `notechunk eval-convert squad FILE --out DIR`."""
     parser.add_argument("format", choices=["squad"], help="input format")
     parser.add_argument("file", type=Path, help="SQuAD-format JSON (SQuAD, COVID-QA)")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--out", type=out_folder, required=True, help="output folder")
     parser.add_argument(
         "--kind",
         choices=["auto", "covid", "squad"],
@@ -102,17 +104,49 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check_out(out: Path) -> None:
-    """Refuse an OUT that is an existing file, first thing (nothing is created yet)."""
-    if out.exists() and not out.is_dir():
+def out_folder(value: str) -> Path:
+    """`--out`: a folder name (an empty string would silently mean the current folder)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("--out is empty: name an output folder")
+    return Path(value)
+
+
+def check_out(out: Path, src: Path | None = None, own: str = EVAL_MARKER) -> None:
+    """Refuse, first thing and creating nothing, an OUT whose files we would overwrite.
+
+    OUT must be absent, an empty folder, or one this command wrote before (`own`: its
+    marker, or for an older eval its results.json), and must not hold SRC (the reports
+    would be read back as notes). An OUT inside SRC is fine: discovery skips it.
+    """
+    try:
+        target = out.resolve()
+        holds = src is not None and (
+            target == src.resolve() or src.resolve().is_relative_to(target)
+        )
+    except (OSError, RuntimeError) as exc:
+        raise UsageError(f"{out}: cannot resolve the output folder ({exc})") from None
+    if holds:
+        raise UsageError(f"{out}: the output folder would hold the notes of {src}; choose another")
+    if not target.exists():
+        return
+    if not target.is_dir():
         raise UsageError(f"{out}: exists and is not a folder")
+    try:
+        entries = {e.name for e in os.scandir(target)}
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot list the output folder ({exc.strerror})") from None
+    if entries and not entries & {own, "results.json"}:
+        raise UsageError(
+            f"{out}: not empty and not a notechunk eval output (no {own}); "
+            "choose a new or empty folder"
+        )
 
 
-def usable_out(out: Path) -> Path:
-    """OUT as a writable folder, or a one-line UsageError; called before any work."""
-    check_out(out)
+def usable_out(out: Path, own: str = EVAL_MARKER) -> Path:
+    """OUT as a writable folder carrying this command's marker, or a one-line UsageError."""
     try:
         out.mkdir(parents=True, exist_ok=True)
+        (out / own).touch()
     except OSError as exc:
         raise UsageError(f"{out}: cannot create the output folder ({exc.strerror})") from None
     if not os.access(out, os.W_OK):
@@ -124,12 +158,13 @@ def run_convert(args: argparse.Namespace) -> int:
     from notechunk.evaluate.convert import convert_squad, detect_kind, write_converted
     from notechunk.evaluate.questions import loads, read_text_arg
 
-    check_out(Path(args.out))
+    check_out(Path(args.out), own=CONVERT_MARKER)
     text, _notes = read_text_arg(Path(args.file), "SQuAD JSON")
     data = loads(text, str(args.file))
     kind = detect_kind(data) if args.kind == "auto" else args.kind
     converted = convert_squad(data, kind, args.layout)
-    corpus_dir, qpath = write_converted(converted, usable_out(Path(args.out)))
+    out = usable_out(Path(args.out), own=CONVERT_MARKER)
+    corpus_dir, qpath = write_converted(converted, out)
     print(
         f"{len(converted.documents)} documents -> {corpus_dir}, "
         f"{len(converted.questions)} questions -> {qpath}"
@@ -174,7 +209,7 @@ def prepare(args: argparse.Namespace) -> Job:
     from notechunk.segment import get_segmenter
 
     src, out = Path(args.src), Path(args.out)
-    check_out(out)
+    check_out(out, src)
     ks = parse_ks(args.k)
     if not 1 <= args.budget <= 10**9:
         raise UsageError("--budget must be a whole number from 1 to 1000000000")
@@ -280,9 +315,12 @@ def _dense_notes(retrievers: Sequence[Retriever]) -> list[str]:
 
 def run_eval(args: argparse.Namespace) -> int:
     """`notechunk eval`: prepare (every check), execute, print the table; exit status."""
+    from notechunk.cli import terminal_safe
+
     lines, notes = execute(prepare(args))
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    for line in lines:
-        print(line)
+        print(f"note: {terminal_safe(note)}", file=sys.stderr)
+    for block in lines:  # strategy names come from file names (cfg:FILE): escape them too
+        for line in block.split("\n"):
+            print(terminal_safe(line))
     return 0
