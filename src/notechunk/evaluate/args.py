@@ -18,6 +18,7 @@ SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
 SAMPLE_QUESTIONS = SAMPLE_DIR.parent / "sample_questions.jsonl"
 EVAL_MARKER = ".notechunk-eval"
 CONVERT_MARKER = ".notechunk-eval-convert"
+_MAIN_FILE = {EVAL_MARKER: "results.json", CONVERT_MARKER: "questions.jsonl"}
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +102,8 @@ def check_out(out: Path, src: Path | None = None, own: str = EVAL_MARKER) -> Non
     """Refuse, first thing and creating nothing, an OUT whose files we would overwrite.
 
     OUT must be absent, an empty folder, or one this command wrote before (`own`: its
-    marker, or for an older eval its results.json), and must not hold SRC (the reports
+    marker; an output of an older version, which has none, is known by its main file:
+    results.json, or questions.jsonl for eval-convert), and must not hold SRC (the reports
     would be read back as notes). An OUT inside SRC is fine: discovery skips it.
     """
     try:
@@ -121,7 +123,7 @@ def check_out(out: Path, src: Path | None = None, own: str = EVAL_MARKER) -> Non
         entries = {e.name for e in os.scandir(target)}
     except OSError as exc:
         raise UsageError(f"{out}: cannot list the output folder ({exc.strerror})") from None
-    if entries and not entries & {own, "results.json"}:
+    if entries and not entries & {own, _MAIN_FILE[own]}:
         raise UsageError(
             f"{out}: not empty and not a notechunk eval output (no {own}); "
             "choose a new or empty folder"

@@ -50,9 +50,13 @@ def run_convert(args: argparse.Namespace) -> int:
     converted = convert_squad(data, kind, args.layout)
     out = usable_out(Path(args.out), own=CONVERT_MARKER)
     corpus_dir, qpath = write_converted(converted, out)
+    from notechunk.cli import terminal_safe
+
     print(
-        f"{len(converted.documents)} documents -> {corpus_dir}, "
-        f"{len(converted.questions)} questions -> {qpath}"
+        terminal_safe(
+            f"{len(converted.documents)} documents -> {corpus_dir}, "
+            f"{len(converted.questions)} questions -> {qpath}"
+        )
     )
     return 0
 
