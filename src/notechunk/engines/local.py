@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
 
@@ -93,15 +95,22 @@ def process_files(
                 progress("chunk", done, total)
             yield from outcomes
         return
-    n = len(parts)
+    ahead = 2 * workers  # batches in flight: finished results wait for the caller, so
+    # a window bounds what piles up when the caller (spilling) is slower than the pool
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
-        for outcomes in pool.map(
-            process_with_terms, parts, [cfg] * n, [cache_root] * n, [cfg_key] * n
-        ):
+        pending: deque[Future[list[Processed]]] = deque()
+        todo = iter(parts)
+        for part in islice(todo, ahead):
+            pending.append(pool.submit(process_with_terms, part, cfg, cache_root, cfg_key))
+        while pending:
+            outcomes = pending.popleft().result()
+            for part in islice(todo, 1):
+                pending.append(pool.submit(process_with_terms, part, cfg, cache_root, cfg_key))
             done += len(outcomes)
             if progress:
                 progress("chunk", done, total)
             yield from outcomes
+            del outcomes
 
 
 def process_with_terms(
