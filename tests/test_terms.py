@@ -33,6 +33,26 @@ def test_stopwords_are_lucenes_english_list() -> None:
 
 
 def test_qa_and_eval_share_it() -> None:
-    from notechunk.qa import retrievability
+    """QA's token blocks (one regex pass per block) hold exactly the terms `terms` gives."""
+    from notechunk.chunk import Chunk
+    from notechunk.qa.termblock import hash_terms, term_block
 
-    assert retrievability.tokenize is terms
+    texts = [
+        "The Zoji-La pass, at 3528 m, is in a valley.\nQQSEGQQ qqdocqq; Then: ÉTÉ!",
+        "STRASSE Straße Ambedkar’s café. A second sentence? Yes! No; maybe.",
+    ]
+    for text in texts:
+        usual = Chunk(
+            text=text,
+            source="x.md",
+            source_type="markdown",
+            title="Passes of Ladakh",
+            section_path=("Zanskar Range",),
+            embed_text="Passes of Ladakh > Zanskar Range\n" + text,
+        )
+        other = Chunk(text=text, source="y.md", source_type="markdown", embed_text="Other the X")
+        block = term_block([usual, other])
+        first = block.doc_terms[block.doc_of == 0].tolist()
+        second = block.doc_terms[block.doc_of == 1].tolist()
+        assert first == hash_terms(terms(usual.embed_text)).tolist()
+        assert second == hash_terms(terms(other.embed_text)).tolist()
