@@ -110,19 +110,25 @@ def spill(
 
 def deduped(sc: SpilledCorpus) -> Iterator[Chunk]:
     """Every chunk in output order, duplicates marked as `dedupe` marks them."""
-    needed = set(sc.original[sc.original >= 0].tolist())
+    results = (r for path in (sc.markdown, sc.sheets) for r in read_spill(path))
+    return mark_duplicates(results, sc.original)
+
+
+def mark_duplicates(results: Iterable[FileResult], original: NDArray[np.int64]) -> Iterator[Chunk]:
+    """The chunks of `results` (in output order), each duplicate marked (`original[i]`:
+    the ordinal of the chunk it repeats, from `corpus.originals`)."""
+    needed = set(original[original >= 0].tolist())
     ids: dict[int, str] = {}
     i = 0
-    for path in (sc.markdown, sc.sheets):
-        for r in read_spill(path):
-            for c in r.chunks:
-                o = int(sc.original[i])
-                if o >= 0:
-                    c = replace(c, duplicate_of=ids[o], omit=True, flags=(*c.flags, "duplicate"))
-                elif i in needed:
-                    ids[i] = c.id
-                yield c
-                i += 1
+    for r in results:
+        for c in r.chunks:
+            o = int(original[i])
+            if o >= 0:
+                c = replace(c, duplicate_of=ids[o], omit=True, flags=(*c.flags, "duplicate"))
+            elif i in needed:
+                ids[i] = c.id
+            yield c
+            i += 1
 
 
 def with_score(c: Chunk, score: float) -> Chunk:
@@ -145,20 +151,17 @@ def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[
     indexed = sc.original < 0
     gathered = ArraySpill(sc.folder / "index.terms")
 
-    def counted() -> Iterator[CorpusStats]:
-        pending: list[TermBlock] = []
+    def per_file() -> Iterator[tuple[TermBlock, NDArray[np.bool_]]]:
         start = 0
         for path in sc.terms:
             for arrays in ArraySpill.read(path):
                 block = from_arrays(arrays)
-                keep = indexed[start : start + block.n_docs]
+                yield block, indexed[start : start + block.n_docs]
                 start += block.n_docs
-                pending.append(block if keep.all() else subset(block, keep))
-                if sum(b.n_docs for b in pending) >= block_size:
-                    yield _gather(concat(pending), gathered)
-                    pending = []
-        if pending:
-            yield _gather(concat(pending), gathered)
+
+    def counted() -> Iterator[CorpusStats]:
+        for block in index_blocks(per_file(), block_size):
+            yield _gather(block, gathered)
 
     def spilled() -> Iterator[TermBlock]:
         return (from_arrays(a) for a in ArraySpill.read(gathered.path))
@@ -172,10 +175,35 @@ def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[
         offset += tb.n_docs
     del index
     gathered.path.unlink(missing_ok=True)
-    doc_score = np.concatenate(per_doc) if per_doc else np.zeros(0)
+    return chunk_scores(np.concatenate(per_doc) if per_doc else np.zeros(0), sc.original)
+
+
+def index_blocks(
+    blocks: Iterable[tuple[TermBlock, NDArray[np.bool_]]], block_size: int = SCORE_BLOCK
+) -> Iterator[TermBlock]:
+    """The indexed chunks (`keep`) of consecutive token blocks, regrouped into blocks of at
+    least `block_size` chunks (the last may be smaller): the retrieval passes' unit."""
+    pending: list[TermBlock] = []
+    count = 0
+    for block, keep in blocks:
+        pending.append(block if keep.all() else subset(block, keep))
+        count += pending[-1].n_docs
+        if count >= block_size:
+            yield concat(pending)
+            pending, count = [], 0
+    if pending:
+        yield concat(pending)
+
+
+def chunk_scores(
+    doc_score: NDArray[np.float64], original: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Each chunk's score from its indexed document's (`doc_score`, in index order); a
+    duplicate gets its original's."""
+    indexed = original < 0
     doc_of = np.cumsum(indexed) - 1
     dup = ~indexed
-    doc_of[dup] = doc_of[sc.original[dup]]
+    doc_of[dup] = doc_of[original[dup]]
     return doc_score[doc_of] if len(doc_of) else np.zeros(0)
 
 

@@ -166,35 +166,69 @@ class Index:
     bound: F64
 
 
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """One block's weighed pairs of shared terms, by term then chunk (chunks numbered in
+    the whole index): what `fill_index` lays out. Made wherever the block is."""
+
+    tid: I64
+    doc: I64
+    w: F32
+
+
+def shared_terms(stats: CorpusStats) -> NDArray[np.bool_]:
+    """The terms the index keeps: usable (df <= max_df) and in 2 or more chunks."""
+    return (stats.df >= 2) & (stats.df <= stats.max_df)
+
+
+def postings(
+    block: TermBlock, stats: CorpusStats, offset: int, idf: F64, shared: NDArray[np.bool_]
+) -> Postings:
+    """The (term, chunk) weights of a block whose first chunk is document `offset`, for
+    the `shared_terms`, with the final statistics (`idf` = `stats.idf()`)."""
+    loc = localise(block, stats)
+    keep = shared[loc.pair_tid]
+    tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
+    w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
+    order = np.lexsort((doc, tid))  # by term, then chunk
+    return Postings(tid[order], doc[order] + offset, w[order])
+
+
 def build_index(blocks: Iterable[TermBlock], stats: CorpusStats) -> Index:
-    """Pass 2: the blocks again, in the order counted, weighed with the final statistics.
+    """Pass 2: the blocks again, in the order counted, weighed with the final statistics."""
+
+    idf, shared = stats.idf(), shared_terms(stats)
+
+    def parts() -> Iterable[Postings]:
+        offset = 0
+        for block in blocks:
+            yield postings(block, stats, offset, idf, shared)
+            offset += block.n_docs
+
+    return fill_index(parts(), stats)
+
+
+def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
+    """The index from every block's postings, given in document order.
 
     Each term's postings number its df, known from pass 1, so the index is laid out once
     at its final size and filled block by block (no concatenation, no global sort).
     """
     idf = stats.idf()
     n = max(stats.n_docs, 1)
-    shared = (stats.df >= 2) & (stats.df <= stats.max_df)
-    sizes = np.where(shared, stats.df, 0)
+    sizes = np.where(shared_terms(stats), stats.df, 0)
     indptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     all_keys = np.empty(int(indptr[-1]), dtype=np.int64)
     all_w = np.empty(int(indptr[-1]), dtype=np.float64)
     cursor = indptr[:-1].copy()
-    offset = 0
-    for block in blocks:
-        loc = localise(block, stats)
-        keep = shared[loc.pair_tid]
-        tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
-        w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
-        order = np.lexsort((doc, tid))  # by term, then chunk
-        tid, doc, w = tid[order], doc[order] + offset, w[order]
+    for part in parts:
+        tid, doc, w = part.tid, part.doc, part.w
         starts = np.flatnonzero(np.concatenate(([True], tid[1:] != tid[:-1]))) if len(tid) else tid
         runs = np.diff(np.append(starts, len(tid)))
         at = cursor[tid] + np.arange(len(tid)) - np.repeat(starts, runs)
         all_keys[at] = tid * n + doc
         all_w[at] = w
         cursor[tid[starts]] += runs
-        offset += block.n_docs
     bound = np.zeros(len(stats.terms), dtype=np.float64)
     filled = np.flatnonzero(sizes > 0)
     if len(filled):
