@@ -18,7 +18,7 @@ from typing import Any
 
 from notechunk import __version__
 from notechunk.config import Config, resolve_config, to_toml
-from notechunk.errors import ConfigError, NotechunkError, UsageError
+from notechunk.errors import ConfigError, MissingExtra, NotechunkError, UsageError
 
 SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
 
@@ -101,6 +101,20 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--segmenter", default=None, help="sentence splitter (default, fast, ...)")
     p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default=None,
+        help="where the work runs: local (this machine's cores; default) or ray (Ray Data; "
+        "pip install 'notechunk[ray]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --engine ray: join the Ray cluster at ADDR (default: $RAY_ADDRESS, else "
+        "a local Ray instance of --workers CPUs)",
+    )
+    p.add_argument(
         "--no-cache",
         action="store_true",
         help="redo every file and rewrite every output (ignore OUT/.cache and the manifest)",
@@ -110,6 +124,15 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
 def _load(src: Path | None, args: argparse.Namespace) -> Config:
     cfg, _ = resolve_config(src, args.config)
     cfg = cfg.with_segmenter(getattr(args, "segmenter", None))
+    if getattr(args, "engine", None):
+        cfg = cfg.with_overrides(engine=args.engine)
+    if cfg.output.parquet:
+        from notechunk.io.parquet import require_pyarrow
+
+        try:
+            require_pyarrow("[output] parquet = true")
+        except MissingExtra as exc:
+            raise ConfigError(str(exc)) from None
     from notechunk.segment import get_segmenter
 
     get_segmenter(cfg.segmenter)  # fail early (exit 2) on an unknown backend
@@ -159,14 +182,17 @@ def _cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _workers(asked: int | None) -> int:
+def _workers(asked: int | None, cluster: bool = False) -> int | None:
     """--workers, defaulting to the CPU count and clamped to it (more processes than cores
-    only cost memory and time); a clamp is said on stderr."""
+    only cost memory and time); a clamp is said on stderr. On a Ray cluster the CPUs are
+    the cluster's: no default (every CPU), no clamp."""
     cpus = _cpus()
+    if asked is not None and asked < 1:
+        raise UsageError("--workers must be at least 1")
+    if cluster:
+        return asked
     if asked is None:
         return cpus
-    if asked < 1:
-        raise UsageError("--workers must be at least 1")
     if asked > cpus:
         say(f"--workers {asked} is more than the {cpus} CPU(s) here; using {cpus}")
         return cpus
@@ -194,13 +220,30 @@ def _run(src: Path, args: argparse.Namespace) -> int:
     from notechunk.pipeline import run
 
     _check_src(src)
-    workers = _workers(args.workers)
     cfg = _load(src, args)
+    address = args.ray_address or None
+    if address and cfg.engine != "ray":
+        raise UsageError('--ray-address needs --engine ray (or engine = "ray" in the config)')
+    if cfg.engine == "ray":
+        from notechunk.engines.ray import require_ray
+
+        try:
+            require_ray()
+        except MissingExtra as exc:
+            raise UsageError(str(exc)) from None
+        address = address or os.environ.get("RAY_ADDRESS") or None
+    workers = _workers(args.workers, cluster=address is not None)
     check_out(args.out, src)  # an unusable OUT is a bad argument (exit 2), before any work
     update, stop = _progress_printer()
     try:
         result = run(
-            src, args.out, cfg, workers=workers, progress=update, use_cache=not args.no_cache
+            src,
+            args.out,
+            cfg,
+            workers=workers,
+            progress=update,
+            use_cache=not args.no_cache,
+            ray_address=address,
         )
     finally:
         stop()

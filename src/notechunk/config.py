@@ -234,6 +234,21 @@ class QAConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OutputConfig:
+    """Which chunk files a run writes: `chunks.jsonl.gz` (`jsonl`) and `chunks.parquet`
+    (`parquet`, needs pyarrow: `pip install 'notechunk[parquet]'`, off by default so a
+    default install never fails for it). At least one of the two."""
+
+    _TABLE: ClassVar[str] = "output"
+    jsonl: bool = True
+    parquet: bool = False
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        _check(self.jsonl or self.parquet, "output: jsonl and parquet cannot both be false")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
     """Every setting of a run. Build one typed (`Config(markdown=MarkdownConfig(...))`),
     from a TOML file (`Config.from_toml(path)`), or from TOML-shaped overrides
@@ -260,9 +275,12 @@ class Config:
     skip: SkipConfig = field(default_factory=SkipConfig)
     dedupe: DedupeConfig = field(default_factory=DedupeConfig)
     qa: QAConfig = field(default_factory=QAConfig)
+    engine: str = _choice("local", "local", "ray")
+    output: OutputConfig = field(default_factory=OutputConfig)
 
     def __post_init__(self) -> None:
         _check(bool(self.segmenter.strip()), "segmenter must not be empty")
+        _check_value(next(f for f in fields(self) if f.name == "engine"), self.engine, "engine")
         check_spec(self.tokenizer)
         _check(self.max_tokens >= 0, "max_tokens must be >= 0")
         for key, value in (
@@ -391,7 +409,7 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     if unknown:
         raise ConfigError(f"unknown top-level key(s): {', '.join(unknown)}")
     kwargs: dict[str, Any] = {}
-    for key in ("segmenter", "tokenizer"):
+    for key in ("segmenter", "tokenizer", "engine"):
         if key in data:
             if not isinstance(data[key], str):
                 raise ConfigError(f"{key} must be a string")
@@ -451,6 +469,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
         kwargs["dedupe"] = _build(DedupeConfig, data["dedupe"], "dedupe")
     if "qa" in data:
         kwargs["qa"] = _build(QAConfig, data["qa"], "qa")
+    if "output" in data:
+        kwargs["output"] = _build(OutputConfig, data["output"], "output")
     return Config(**kwargs)
 
 
@@ -490,7 +510,7 @@ def to_toml(cfg: Config) -> str:
     data = cfg.to_dict()
     lines: list[str] = [f"{k} = {_toml_value(data[k])}" for k in _TOP_LEVEL]
     lines.append("")
-    for table in ("markdown", "sheets", "skip", "dedupe", "qa"):
+    for table in ("markdown", "sheets", "skip", "dedupe", "qa", "output"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
         lines.append("")
@@ -508,7 +528,7 @@ def to_toml(cfg: Config) -> str:
     return "\n".join(lines)
 
 
-_TOP_LEVEL = ("segmenter", "tokenizer", "max_tokens")
+_TOP_LEVEL = ("segmenter", "tokenizer", "max_tokens", "engine")
 
 
 def _toml_value(value: Any) -> str:

@@ -22,10 +22,12 @@ import hashlib
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
-from notechunk.chunk import Chunk, FileError, FileResult
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus, score
 from notechunk.discover import SourceFile, discover
@@ -34,10 +36,11 @@ from notechunk.errors import OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from notechunk.io.jsonio import dumps
+from notechunk.io.parquet import require_pyarrow
 from notechunk.qa.artifacts import write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
 from notechunk.qa.termblock import TermBlock
-from notechunk.spilled import SpilledCorpus, deduped, spill, spilled_scores, with_score
+from notechunk.spilled import SpilledCorpus, deduped, scored, spill, spilled_scores
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +79,40 @@ class Streamed:
     def chunks(self) -> Iterator[Chunk]:
         return deduped(self.spilled)
 
+    def scored(self) -> Iterator[Chunk]:
+        """The chunks with their retrieval scores (the passes over the spill)."""
+        return scored(self.chunks(), spilled_scores(self.spilled))
+
+    surviving = property(lambda self: self.spilled.surviving)
+    n_markdown = property(lambda self: self.spilled.n_markdown)
+    n_sheets = property(lambda self: self.spilled.n_sheets)
+    discarded = property(lambda self: self.spilled.discarded)
+    reports = property(lambda self: self.spilled.reports)
+    errors = property(lambda self: self.spilled.errors)
+
+
+class Passes(Protocol):
+    """A deduped corpus as the write pass reads it, whichever engine made it
+    (`Streamed`: the local engine's spill; `engines.raypasses.RayCorpus`: Ray)."""
+
+    @property
+    def files(self) -> int: ...
+    @property
+    def run_key(self) -> str | None: ...
+    @property
+    def surviving(self) -> int: ...
+    @property
+    def n_markdown(self) -> int: ...
+    @property
+    def n_sheets(self) -> int: ...
+    @property
+    def discarded(self) -> tuple[DiscardedRow, ...]: ...
+    @property
+    def reports(self) -> tuple[SheetReport, ...]: ...
+    @property
+    def errors(self) -> tuple[FileError, ...]: ...
+    def scored(self) -> Iterator[Chunk]: ...
+
 
 def stream(
     src: Path,
@@ -109,7 +146,7 @@ def stream(
     return Streamed(
         files=len(found.files),
         spilled=spilled,
-        run_key=_run_key(cfg_key, keys, spilled.errors),
+        run_key=_run_key(cfg, cfg_key, keys, spilled.errors),
     )
 
 
@@ -144,16 +181,25 @@ def run(
     src: Path,
     out: Path,
     cfg: Config,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Progress | None = None,
     use_cache: bool = True,
+    ray_address: str | None = None,
 ) -> RunResult:
     """The whole job: SRC in, OUT written (SPEC §2). Returns counts and the file errors.
 
     When neither the inputs, the code nor the config changed, every file is in the cache
     and OUT still holds the previous run intact (every file matches its manifest hash),
-    nothing is processed or rewritten.
+    nothing is processed or rewritten. `cfg.engine` says where the work runs (`workers`
+    processes here, or Ray: `workers` CPUs of a local instance, or the cluster at
+    `ray_address`); the outputs are the same bytes.
     """
+    if cfg.output.parquet:
+        require_pyarrow("[output] parquet = true")
+    if cfg.engine == "ray":
+        from notechunk.engines.ray import require_ray
+
+        require_ray()
     publish.check_out(out, src)
     with publish.exclusive(out):
         previous = publish.read_manifest(out)
@@ -173,18 +219,14 @@ def run(
                     metrics=metrics,
                 )
         staging = publish.staging_dir(out)
+        work = staging / ".work"
         try:
-            got = stream(
-                src,
-                cfg,
-                staging / ".work",
-                workers=workers,
-                progress=progress,
-                cache_root=cache_root,
-                exclude=exclude,
-            )
-            metrics = _score_and_write(got, staging, cfg, progress)
-            shutil.rmtree(staging / ".work")
+            with _passes(
+                src, cfg, work, workers, ray_address, progress, cache_root, exclude
+            ) as got:
+                metrics = _write(got, staging, cfg, progress)
+            if work.exists():
+                shutil.rmtree(work)
         except OSError as exc:
             publish.remove_leftovers(out)
             raise OutputError(
@@ -194,12 +236,11 @@ def run(
         publish.publish(staging, out, metrics.to_json(), got.run_key)
         if progress:
             progress("qa", 1, 1)
-    sc = got.spilled
     return RunResult(
         files=got.files,
-        markdown_chunks=sc.n_markdown,
-        sheet_chunks=sc.n_sheets,
-        errors=sc.errors,
+        markdown_chunks=got.n_markdown,
+        sheet_chunks=got.n_sheets,
+        errors=got.errors,
         metrics=metrics,
     )
 
@@ -217,23 +258,60 @@ def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:
     return corpus, metrics
 
 
-def _score_and_write(
-    got: Streamed, staging: Path, cfg: Config, progress: Progress | None
-) -> Metrics:
-    """The corpus passes over the spill (retrieval scores), then every output written as
-    the scored chunks stream past (metrics counted on the way)."""
+@contextmanager
+def _passes(
+    src: Path,
+    cfg: Config,
+    work: Path,
+    workers: int | None,
+    ray_address: str | None,
+    progress: Progress | None,
+    cache_root: Path | None,
+    exclude: list[Path],
+) -> Iterator[Passes]:
+    """Discover, process each file, dedupe: on this machine (spilled under `work`), or on
+    Ray (the chunk dataset in Ray's object store, for as long as the block runs)."""
+    if cfg.engine != "ray":
+        yield stream(
+            src,
+            cfg,
+            work,
+            workers=workers or 1,
+            progress=progress,
+            cache_root=cache_root,
+            exclude=exclude,
+        )
+        return
+    from notechunk.engines import ray as engine
+    from notechunk.engines.raypasses import gather
+
+    found = discover(src, exclude=exclude)
+    cfg_key = config_key(cfg, code_fingerprint())
+    with engine.session(ray_address, workers):
+        datasets, died = engine.process(
+            found.files,
+            cfg,
+            cache_root=cache_root,
+            cfg_key=cfg_key,
+            workers=workers,
+            progress=progress,
+        )
+        got = gather(datasets, len(found.files), [*found.errors, *died])
+        yield replace(got, run_key=_run_key(cfg, cfg_key, got.keys, got.errors))
+
+
+def _write(got: Passes, staging: Path, cfg: Config, progress: Progress | None) -> Metrics:
+    """The retrieval scores, then every output written as the scored chunks stream past
+    (metrics counted on the way)."""
     if progress:
         progress("qa", 0, 1)
-    sc = got.spilled
-    scores = spilled_scores(sc)
-    scored = (with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True))
     return write_stream(
         staging,
-        scored,
-        surviving=sc.surviving,
-        discarded=sc.discarded,
-        reports=sc.reports,
-        errors=sc.errors,
+        got.scored(),
+        surviving=got.surviving,
+        discarded=got.discarded,
+        reports=got.reports,
+        errors=got.errors,
         cfg=cfg,
     )
 
@@ -254,17 +332,22 @@ def _cached_run_key(
         if not cache.has(key):
             return None
         keys.append((f.rel, key))
-    return _run_key(cfg_key, keys, sorted(errors, key=lambda e: (e.source, e.stage)))
+    return _run_key(cfg, cfg_key, keys, sorted(errors, key=lambda e: (e.source, e.stage)))
 
 
 def _run_key(
-    cfg_key: str, keys: Sequence[tuple[str, str | None]], errors: Sequence[FileError]
+    cfg: Config,
+    cfg_key: str,
+    keys: Sequence[tuple[str, str | None]],
+    errors: Sequence[FileError],
 ) -> str | None:
-    """Identity of a run's inputs (file contents, names, code, config); None if a file was
-    unread (its content is unknown, so the run cannot be called unchanged)."""
+    """Identity of a run's inputs (file contents, names, code, config, output formats);
+    None if a file was unread (its content is unknown, so the run cannot be called
+    unchanged)."""
     if any(key is None for _, key in keys):
         return None
-    h = hashlib.sha256(cfg_key.encode())
+    formats = f"jsonl={cfg.output.jsonl} parquet={cfg.output.parquet}"
+    h = hashlib.sha256(f"{cfg_key}\x00{formats}".encode())
     for source, key in keys:
         h.update(f"{source}\x00{key}\x00".encode("utf-8", "surrogateescape"))
     h.update(dumps([e.to_json() for e in errors]).encode())

@@ -144,6 +144,12 @@ def with_score(c: Chunk, score: float) -> Chunk:
 _SLOTS: tuple[str, ...] = tuple(f.name for f in fields(Chunk))
 
 
+def scored(chunks: Iterable[Chunk], scores: NDArray[np.float64]) -> Iterator[Chunk]:
+    """Each chunk with its retrieval score, rounded to 4 decimals (SPEC §2)."""
+    for c, s in zip(chunks, scores, strict=True):
+        yield with_score(c, round(float(s), 4))
+
+
 def spilled_scores(sc: SpilledCorpus, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
     """Retrieval score of every chunk in output order, unrounded (qa.retrievability's
     three passes: statistics while the indexed chunks' token blocks are gathered and

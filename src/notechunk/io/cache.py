@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from notechunk import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
-from notechunk.config import Config, to_toml
+from notechunk.config import Config, OutputConfig, to_toml
 from notechunk.io.jsonio import atomic_write_bytes, dumps
 
 CACHE_DIR = ".cache"
@@ -34,7 +34,9 @@ def code_fingerprint(package: Path = _PACKAGE) -> str:
 
 
 def config_key(cfg: Config, fingerprint: str) -> str:
-    """What every cached result depends on besides its file: version, code and config."""
+    """What every cached result depends on besides its file: version, code and config
+    (less the engine and the output formats, which change no file's result)."""
+    cfg = replace(cfg, engine="local", output=OutputConfig())
     return hashlib.sha256(f"{__version__}\n{fingerprint}\n{to_toml(cfg)}".encode()).hexdigest()
 
 

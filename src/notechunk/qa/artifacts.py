@@ -1,7 +1,8 @@
 """write_outputs: every file of SPEC §2 from a finished corpus, deterministically (writes only).
 
 Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no absolute
-path, so two runs over the same input give byte-identical files): chunks.jsonl.gz,
+path, so two runs over the same input give byte-identical files): chunks.jsonl.gz and/or
+chunks.parquet (`[output]`; `io.parquet`),
 stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
 qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
 semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html.
@@ -31,6 +32,7 @@ from notechunk.io.jsonio import (
     write_json,
     write_text,
 )
+from notechunk.io.parquet import ChunkParquetWriter
 from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
 from notechunk.qa.report import MAX_TABLE_ROWS, render_report
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
@@ -275,8 +277,17 @@ def write_stream(
     with ExitStack() as stack:
         md = stack.enter_context(atomic_open(folder / "stages" / "markdown_chunks.jsonl"))
         sh = stack.enter_context(atomic_open(folder / "stages" / "excel_chunks.jsonl"))
-        gz = stack.enter_context(
-            gzip_writer(stack.enter_context(atomic_open(folder / "chunks.jsonl.gz")))
+        gz = (
+            stack.enter_context(
+                gzip_writer(stack.enter_context(atomic_open(folder / "chunks.jsonl.gz")))
+            )
+            if cfg.output.jsonl
+            else None
+        )
+        parquet = (
+            ChunkParquetWriter(stack.enter_context(atomic_open(folder / "chunks.parquet")))
+            if cfg.output.parquet
+            else None
         )
         sample_fh = stack.enter_context(atomic_open(qa / "sample.jsonl"))
         fjson = stack.enter_context(atomic_open(qa / "flagged.json"))
@@ -295,13 +306,18 @@ def write_stream(
                     head.append(row)
                 n_flagged += 1
             if not c.omit:
-                gz.write(line)
+                if gz is not None:
+                    gz.write(line)
+                if parquet is not None:
+                    parquet.add(c)
                 sem.add(c)
                 if kept == pick:
                     sample_fh.write(line)
                     pick = next(picks, -1)
                 kept += 1
         items.close()
+        if parquet is not None:
+            parquet.close()
     metrics = tally.result(discarded, reports, errors)
     semantic = sem.result()
     drows = discarded_rows_json(discarded)

@@ -1,0 +1,182 @@
+"""The Ray engine: the same run on Ray Data, on this machine or on a cluster.
+
+Per-file work: the discovered files, cut into batches of about equal bytes
+(`engines.local.batches`), are a Ray Data dataset whose map tasks read, process and
+finish each file and make its token block (`engines.raytasks.file_rows`; the per-file
+cache is read and written by the tasks, the sheet reader's limited child process is
+started inside the task). Their rows, the chunk dataset, stay in Ray's object store. A
+batch whose task dies is retried one file per task, and a file whose task dies again is
+that file's error. The corpus passes then run over the chunk dataset
+(`engines.raypasses`); the driver keeps a few bytes per chunk and writes OUT.
+
+Ray is the `ray` extra (`ray[data]`), imported here only when the engine is used. With no
+address (and no RAY_ADDRESS), a local Ray instance is started with `workers` CPUs and
+shut down after the run; with one, the run joins that cluster.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from notechunk.chunk import FileError
+from notechunk.config import Config
+from notechunk.discover import SourceFile
+from notechunk.engines.local import Progress, batches
+from notechunk.engines.raytasks import encode_files, file_rows
+from notechunk.errors import MissingExtra
+
+if TYPE_CHECKING:
+    from ray.data import Dataset
+
+DIED = "worker died while processing this file (its Ray task failed twice)"
+_QUIET = ("ray", "ray.data", "ray.serve", "ray.train", "ray.tune")
+
+
+def has_ray() -> bool:
+    return importlib.util.find_spec("ray") is not None
+
+
+def require_ray() -> None:
+    """Raise `MissingExtra` naming `pip install 'notechunk[ray]'` when Ray is missing."""
+    if not has_ray():
+        raise MissingExtra("--engine ray", "ray[data]", "ray")
+
+
+@contextmanager
+def session(address: str | None, workers: int | None) -> Iterator[None]:
+    """Ray for the run: the instance this process already holds, else the cluster at
+    `address` (or RAY_ADDRESS), else a new local instance of `workers` CPUs, shut down
+    at the end. Ray's own logs and progress bars are silenced for the run (errors are
+    ours to report, in one line each)."""
+    require_ray()
+    import ray
+    import ray.data
+
+    levels = {name: logging.getLogger(name).level for name in _QUIET}
+    for name in _QUIET:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    started = False
+    try:
+        if not ray.is_initialized():
+            where = address or os.environ.get("RAY_ADDRESS") or "local"
+            local = {"num_cpus": workers} if where == "local" else {}
+            ray.init(
+                address=where,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.CRITICAL,
+                **local,
+            )
+            started = True
+        ctx = ray.data.DataContext.get_current()
+        saved = (ctx.enable_progress_bars, ctx.execution_options.preserve_order)
+        saved_errors = ctx.max_errored_blocks
+        ctx.enable_progress_bars = False
+        ctx.execution_options.preserve_order = True
+        ctx.max_errored_blocks = -1  # a dead task loses its rows; `process` redoes them
+        try:
+            yield
+        finally:
+            ctx.enable_progress_bars, ctx.execution_options.preserve_order = saved
+            ctx.max_errored_blocks = saved_errors
+    finally:
+        if started:
+            ray.shutdown()
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def cluster_cpus() -> int:
+    import ray
+
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def process(
+    files: tuple[SourceFile, ...],
+    cfg: Config,
+    *,
+    cache_root: Path | None,
+    cfg_key: str,
+    workers: int | None,
+    progress: Progress | None,
+) -> tuple[list[Dataset], list[FileError]]:
+    """The chunk dataset(s) of `files` (materialized, rows by file), and an error for
+    each file whose task died twice. A batch lost to a dead task is redone one file per
+    task, so one bad file costs only itself."""
+    if progress:
+        progress("chunk", 0, len(files))
+    width = workers or cluster_cpus()
+    parts = batches(files, width)
+    firsts = [sum(len(p) for p in parts[:i]) for i in range(len(parts))]
+    main = _map_files(
+        [(first, part) for first, part in zip(firsts, parts, strict=True)],
+        cfg,
+        cache_root,
+        cfg_key,
+        workers,
+    )
+    done = _files_done(main)
+    lost = [i for i in range(len(files)) if i not in done]
+    datasets = [main]
+    errors: list[FileError] = []
+    if lost:
+        retry = _map_files([(i, [files[i]]) for i in lost], cfg, cache_root, cfg_key, workers)
+        datasets.append(retry)
+        again = _files_done(retry)
+        errors = [
+            FileError(source=files[i].rel, stage="chunk", reason=DIED)
+            for i in lost
+            if i not in again
+        ]
+    if progress:
+        progress("chunk", len(files), len(files))
+    return datasets, errors
+
+
+def _map_files(
+    items: list[tuple[int, list[SourceFile]]],
+    cfg: Config,
+    cache_root: Path | None,
+    cfg_key: str,
+    workers: int | None,
+) -> Dataset:
+    import ray.data
+
+    rows = [{"first": first, "files": encode_files(part)} for first, part in items]
+    ds = ray.data.from_items(rows, override_num_blocks=max(1, len(rows)))
+    with warnings.catch_warnings():
+        # `max_retries` is passed as a Ray remote argument (the only way in Ray 2.5x):
+        # one retry for a lost worker, never the default endless retries of a file that
+        # kills its worker every time
+        warnings.simplefilter("ignore")
+        mapped = ds.map_batches(
+            file_rows,
+            batch_size=1,
+            batch_format="numpy",
+            fn_kwargs={"cfg": cfg, "cache_root": cache_root, "cfg_key": cfg_key},
+            compute=_pool(workers),
+            max_retries=1,
+        )
+    return mapped.materialize()
+
+
+def _pool(workers: int | None) -> Any:
+    import ray.data
+
+    return ray.data.TaskPoolStrategy(size=workers)
+
+
+def _files_done(ds: Dataset) -> set[int]:
+    """The file ordinals that have rows in `ds` (their tasks finished)."""
+    done: set[int] = set()
+    for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        done.update(batch.column("file").to_pylist())
+    return done

@@ -1,0 +1,194 @@
+"""What the Ray engine's tasks run: plain functions of one batch of rows (no Ray import).
+
+The chunk dataset has one row per part of a file (a file's chunks of one source type, at
+most `PART_CHUNKS` of them, so no value outgrows an arrow column): `file` (discovery
+ordinal), `part`, `kind`, `n` chunks, and as bytes the finished chunks (`result`, a
+msgpack `FileResult` as in a spill file), their token block (`terms`), dedupe key hashes
+and omit bits; part 0 also carries the file's cache `key` and its `extras` (discarded
+rows, sheet reports, errors). Output order is every Markdown part, then every sheet part,
+each by (file, part), as the local engine's spill files.
+
+The corpus passes' blockwise steps reuse the local engine's functions on these rows:
+`index_rows` regroups the indexed chunks (non-duplicates, from the broadcast `Layout`)
+into blocks of consecutive documents, `postings_rows` weighs them with the broadcast
+statistics, `score_rows` scores them with the broadcast index.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk.chunk import FileResult
+from notechunk.config import Config
+from notechunk.corpus import dedupe_key, key_hash
+from notechunk.discover import SourceFile
+from notechunk.engines.local import process_with_terms
+from notechunk.io.cache import decode_result, encode_result
+from notechunk.qa.bm25index import CorpusStats, Index, postings, shared_terms
+from notechunk.qa.retrievability import score_block
+from notechunk.qa.termblock import TermBlock, from_arrays, subset, to_arrays
+from notechunk.spilled import SCORE_BLOCK, index_blocks
+
+PART_CHUNKS = 20_000
+KINDS = ("markdown", "spreadsheet")
+Columns = dict[str, list[Any]]
+Batch = dict[str, Any]  # a Ray Data batch in numpy format: column -> array
+_LEN = struct.Struct("<I")
+RowKey = tuple[str, int, int]  # (kind, file, part): a row's place in output order
+
+
+def pack(arrays: Sequence[NDArray[Any]]) -> bytes:
+    """numpy arrays as one bytes value (the .npy format, no pickle)."""
+    buf = io.BytesIO()
+    buf.write(_LEN.pack(len(arrays)))
+    for a in arrays:
+        np.lib.format.write_array(buf, np.ascontiguousarray(a), allow_pickle=False)
+    return buf.getvalue()
+
+
+def unpack(data: bytes) -> tuple[NDArray[Any], ...]:
+    buf = io.BytesIO(data)
+    (count,) = _LEN.unpack(buf.read(_LEN.size))
+    return tuple(np.lib.format.read_array(buf, allow_pickle=False) for _ in range(count))
+
+
+def encode_files(files: Sequence[SourceFile]) -> bytes:
+    return msgspec.msgpack.encode([(os.fsencode(f.path), f.rel, f.kind) for f in files])
+
+
+def decode_files(data: bytes) -> list[SourceFile]:
+    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str]])
+    return [SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k) for p, r, k in items]  # type: ignore[arg-type]
+
+
+def file_rows(
+    batch: Batch, cfg: Config, cache_root: Path | None, cfg_key: str
+) -> Iterator[Columns]:
+    """The per-file map task: each input row is a batch of files (`first` ordinal and the
+    `files`); yields the chunk dataset's rows of each file as it is done."""
+    for first, data in zip(batch["first"], batch["files"], strict=True):
+        processed = process_with_terms(decode_files(data), cfg, cache_root, cfg_key)
+        for k, (outcome, block) in enumerate(processed):
+            yield _rows(int(first) + k, outcome.result, outcome.key, block, cfg)
+
+
+def _rows(file: int, r: FileResult, key: str | None, block: TermBlock, cfg: Config) -> Columns:
+    enc = msgspec.msgpack.Encoder()
+    cols: Columns = {c: [] for c in COLUMNS}
+    kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
+    parts: list[tuple[str, NDArray[np.bool_]]] = []
+    for kind in KINDS:
+        at = np.flatnonzero(kinds == kind)
+        for lo in range(0, len(at), PART_CHUNKS):
+            mask = np.zeros(len(r.chunks), dtype=bool)
+            mask[at[lo : lo + PART_CHUNKS]] = True
+            parts.append((kind, mask))
+    for part, (kind, mask) in enumerate(parts or [("markdown", np.zeros(0, dtype=bool))]):
+        mine = tuple(c for c, m in zip(r.chunks, mask, strict=True) if m)
+        hashes = [key_hash(dedupe_key(c, cfg.dedupe)) for c in mine]
+        extras = FileResult(
+            source=r.source, discarded=r.discarded, reports=r.reports, errors=r.errors
+        )
+        row: dict[str, Any] = {
+            "file": file,
+            "part": part,
+            "kind": kind,
+            "n": len(mine),
+            "key": key if part == 0 else None,
+            "result": enc.encode(FileResult(source=r.source, chunks=mine)),
+            "extras": encode_extras(extras) if part == 0 else b"",
+            "terms": pack(to_arrays(block if mask.all() else subset(block, mask))),
+            "hashes": np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes(),
+            "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
+        }
+        for name, value in row.items():
+            cols[name].append(value)
+    return cols
+
+
+def encode_extras(r: FileResult) -> bytes:
+    """A file's discarded rows, reports and errors as msgpack of their JSON form (as the
+    cache stores them: a measured figure keeps its int or float type)."""
+    return msgspec.msgpack.encode(encode_result(r))
+
+
+def decode_extras(data: bytes) -> FileResult:
+    return decode_result(msgspec.msgpack.decode(data))
+
+
+COLUMNS = ("file", "part", "kind", "n", "key", "result", "extras", "terms", "hashes", "omit")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What the passes' tasks need of the dedupe result: each row's first chunk and first
+    document (in output order), and which chunks are indexed (not duplicates)."""
+
+    starts: dict[RowKey, tuple[int, int]]
+    indexed: NDArray[np.bool_]
+
+
+def index_rows(batch: Batch, layout: Layout, block_size: int = SCORE_BLOCK) -> Columns:
+    """Each run of rows whose documents follow one another, its indexed chunks regrouped
+    into blocks of about `block_size` (`spilled.index_blocks`), with the first document."""
+    cols: Columns = {"doc_start": [], "terms": []}
+    runs: list[tuple[int, list[tuple[TermBlock, NDArray[np.bool_]]]]] = []
+    ends: dict[str, int] = {}  # kind -> next document expected in the open run
+    open_run: dict[str, int] = {}  # kind -> index of its open run in `runs`
+    for kind, file, part, terms in zip(
+        batch["kind"], batch["file"], batch["part"], batch["terms"], strict=True
+    ):
+        block = from_arrays(unpack(terms))
+        start, doc = layout.starts[(str(kind), int(file), int(part))]
+        keep = layout.indexed[start : start + block.n_docs]
+        if ends.get(kind) != doc:
+            open_run[kind] = len(runs)
+            runs.append((doc, []))
+        runs[open_run[kind]][1].append((block, keep))
+        ends[kind] = doc + int(np.count_nonzero(keep))
+    for doc, pairs in runs:
+        for block in index_blocks(pairs, block_size):
+            if block.n_docs:
+                cols["doc_start"].append(doc)
+                cols["terms"].append(pack(to_arrays(block)))
+            doc += block.n_docs
+    return cols
+
+
+def block_stats(batch: Batch) -> CorpusStats:
+    """Pass 1 on some index blocks: their statistics (merged across blocks by Ray)."""
+    total = CorpusStats()
+    for terms in batch["terms"]:
+        total = total.merge(CorpusStats.of_block(from_arrays(unpack(terms))))
+    return total
+
+
+def postings_rows(batch: Batch, stats: CorpusStats) -> Columns:
+    """Pass 2, blockwise: each index block's postings (`qa.bm25index.postings`)."""
+    idf, shared = stats.idf(), shared_terms(stats)
+    cols: Columns = {"doc_start": [], "postings": []}
+    for doc, terms in zip(batch["doc_start"], batch["terms"], strict=True):
+        p = postings(from_arrays(unpack(terms)), stats, int(doc), idf, shared)
+        cols["doc_start"].append(int(doc))
+        cols["postings"].append(pack((p.tid, p.doc, p.w)))
+    return cols
+
+
+def score_rows(batch: Batch, index: Index) -> Columns:
+    """Pass 3, blockwise: each index block's retrieval scores (`score_block`)."""
+    cols: Columns = {"doc_start": [], "scores": []}
+    for doc, terms in zip(batch["doc_start"], batch["terms"], strict=True):
+        scores = score_block(from_arrays(unpack(terms)), index, int(doc))
+        cols["doc_start"].append(int(doc))
+        cols["scores"].append(scores.astype(np.float64).tobytes())
+    return cols
