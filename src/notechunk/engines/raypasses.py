@@ -4,8 +4,9 @@
 each file's key and extras) and dedupes on the hashes (`corpus.originals`, as the local
 engine): the driver holds ~25 bytes per chunk, never the chunks. `RayCorpus.scores` runs
 the retrieval passes as Ray Data work over the dataset: index blocks (a map, with the
-broadcast `Layout`), document frequencies aggregated across blocks (`Dataset.aggregate`),
-postings weighed blockwise with the broadcast statistics, the index laid out in one task
+broadcast `Layout`, each block's statistics counted there), document frequencies
+aggregated across blocks (a reduce task: `merge_stats`), postings weighed blockwise
+with the broadcast statistics, the index laid out in one task
 (`qa.bm25index.fill_index`), then every block scored against the broadcast index.
 `RayCorpus.scored` streams the chunks to the driver in output order, duplicates marked
 and scores set, for `qa.artifacts.write_stream`: the same bytes as the local engine.
@@ -30,14 +31,14 @@ from notechunk.engines.raytasks import (
     Columns,
     Layout,
     RowKey,
-    block_stats,
     decode_extras,
     index_rows,
     postings_rows,
     score_rows,
     unpack,
+    unpack_stats,
 )
-from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index
+from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
 from notechunk.spilled import chunk_scores, mark_duplicates, scored
 
 if TYPE_CHECKING:
@@ -85,13 +86,12 @@ class RayCorpus:
         index_ds = data.map_batches(
             _index_task, batch_format="numpy", fn_kwargs={"layout": layout}
         ).materialize()
-        stats: CorpusStats = index_ds.aggregate(_stats_agg())["df"]
-        stats_ref = ray.put(stats)
+        stats = ray.remote(_merge_stats).remote(index_ds.to_arrow_refs())
         post = index_ds.map_batches(
-            _postings_task, batch_format="numpy", fn_kwargs={"stats": stats_ref}
+            _postings_task, batch_format="numpy", fn_kwargs={"stats": stats}
         ).materialize()
-        index = ray.remote(_assemble).remote(stats_ref, post.to_arrow_refs())
-        doc_score = np.zeros(stats.n_docs, dtype=np.float64)
+        index = ray.remote(_assemble).remote(stats, post.to_arrow_refs())
+        doc_score = np.zeros(int(np.count_nonzero(self.layout.indexed)), dtype=np.float64)
         scores_ds = index_ds.map_batches(
             _score_task, batch_format="numpy", fn_kwargs={"index": index}
         )
@@ -204,19 +204,14 @@ def _assemble(stats: CorpusStats, tables: list[Any]) -> Index:
     return fill_index(postings(), stats)
 
 
-def _stats_agg() -> Any:
-    """Document frequencies aggregated across blocks: a Ray Data `AggregateFnV2` whose
-    accumulator is a `CorpusStats` (mergeable in any order)."""
-    from ray.data.aggregate import AggregateFnV2
+def _merge_stats(tables: list[Any]) -> CorpusStats:
+    """Document frequencies aggregated across every index block (a reduce task: the
+    blocks' statistics were counted in the map that made them)."""
+    import ray
 
-    class DocFrequencies(AggregateFnV2):  # type: ignore[misc]  # Ray is untyped here
-        def __init__(self) -> None:
-            super().__init__("df", zero_factory=CorpusStats, on=None, ignore_nulls=False)
+    def parts() -> Iterator[CorpusStats]:
+        for ref in tables:
+            for raw in ray.get(ref).column("stats").to_pylist():
+                yield unpack_stats(raw)
 
-        def aggregate_block(self, block: Any) -> CorpusStats:
-            return block_stats({"terms": block.column("terms").to_pylist()})
-
-        def combine(self, current: CorpusStats, new: CorpusStats) -> CorpusStats:
-            return current.merge(new)
-
-    return DocFrequencies()
+    return merge_stats(parts())

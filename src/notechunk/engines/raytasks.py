@@ -10,8 +10,9 @@ each by (file, part), as the local engine's spill files.
 
 The corpus passes' blockwise steps reuse the local engine's functions on these rows:
 `index_rows` regroups the indexed chunks (non-duplicates, from the broadcast `Layout`)
-into blocks of consecutive documents, `postings_rows` weighs them with the broadcast
-statistics, `score_rows` scores them with the broadcast index.
+into blocks of consecutive documents and counts each block's statistics (merged across
+blocks in a reduce task), `postings_rows` weighs them with the broadcast statistics,
+`score_rows` scores them with the broadcast index.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class Layout:
 def index_rows(batch: Batch, layout: Layout, block_size: int = SCORE_BLOCK) -> Columns:
     """Each run of rows whose documents follow one another, its indexed chunks regrouped
     into blocks of about `block_size` (`spilled.index_blocks`), with the first document."""
-    cols: Columns = {"doc_start": [], "terms": []}
+    cols: Columns = {"doc_start": [], "terms": [], "stats": []}
     runs: list[tuple[int, list[tuple[TermBlock, NDArray[np.bool_]]]]] = []
     ends: dict[str, int] = {}  # kind -> next document expected in the open run
     open_run: dict[str, int] = {}  # kind -> index of its open run in `runs`
@@ -159,18 +160,22 @@ def index_rows(batch: Batch, layout: Layout, block_size: int = SCORE_BLOCK) -> C
     for doc, pairs in runs:
         for block in index_blocks(pairs, block_size):
             if block.n_docs:
+                stats = CorpusStats.of_block(block)
                 cols["doc_start"].append(doc)
                 cols["terms"].append(pack(to_arrays(block)))
+                cols["stats"].append(pack_stats(stats))
             doc += block.n_docs
     return cols
 
 
-def block_stats(batch: Batch) -> CorpusStats:
-    """Pass 1 on some index blocks: their statistics (merged across blocks by Ray)."""
-    total = CorpusStats()
-    for terms in batch["terms"]:
-        total = total.merge(CorpusStats.of_block(from_arrays(unpack(terms))))
-    return total
+def pack_stats(stats: CorpusStats) -> bytes:
+    counts = np.asarray([stats.n_docs, stats.total_len], dtype=np.int64)
+    return pack((counts, stats.terms, stats.df))
+
+
+def unpack_stats(data: bytes) -> CorpusStats:
+    counts, terms, df = unpack(data)
+    return CorpusStats(int(counts[0]), int(counts[1]), terms, df)
 
 
 def postings_rows(batch: Batch, stats: CorpusStats) -> Columns:
