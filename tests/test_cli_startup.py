@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("markdown_it", "markdown_it_pyrs", "bm25s", "numpy", "rich", "spacy", "openpyxl")
+HEAVY = (
+    "markdown_it", "markdown_it_pyrs", "bm25s", "numpy", "rich", "spacy", "openpyxl",
+    "ray", "pyarrow",
+)  # fmt: skip
 PROBE = (
     "import sys\nfrom notechunk.cli import main\ntry:\n    main(['--help'])\n"
     "except SystemExit:\n    pass\nimport json\n"

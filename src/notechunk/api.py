@@ -48,11 +48,15 @@ def run(
     segmenter: str | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    engine: str | None = None,
+    ray_address: str | None = None,
 ) -> RunResult:
     """Chunk the notes under `src` into the folder `out`, as `notechunk run` does.
 
     Files that fail are listed in `result.errors` (and OUT/qa/errors.json); the rest is
-    written. `segmenter` overrides the config's; `use_cache=False` is `--no-cache`.
+    written. `segmenter` overrides the config's; `use_cache=False` is `--no-cache`;
+    `engine="ray"` runs on Ray (`--engine ray`; the cluster at `ray_address`, else
+    RAY_ADDRESS, else a local instance of `workers` CPUs).
 
     >>> import tempfile, notechunk
     >>> from notechunk.cli import SAMPLE_DIR
@@ -75,11 +79,19 @@ def run(
     if workers < 1:
         raise UsageError("workers must be at least 1")
     cfg = _config(config, src_path).with_segmenter(segmenter)
+    if engine is not None:
+        cfg = cfg.with_overrides(engine=engine)
     get_segmenter(cfg.segmenter)  # a bad backend, tokenizer or OUT fails before any work
     counter_for(cfg.tokenizer)
     check_out(out_path, src_path)
     return run_pipeline(
-        src_path, out_path, cfg, workers=workers, progress=progress, use_cache=use_cache
+        src_path,
+        out_path,
+        cfg,
+        workers=workers,
+        progress=progress,
+        use_cache=use_cache,
+        ray_address=ray_address,
     )
 
 

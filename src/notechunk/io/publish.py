@@ -156,7 +156,7 @@ def read_manifest(out: Path) -> Manifest:
 
 def outputs_intact(out: Path, manifest: Manifest) -> bool:
     """Every file the manifest lists is in OUT with its recorded size and sha256."""
-    if "chunks.jsonl.gz" not in manifest.files:
+    if not {"chunks.jsonl.gz", "chunks.parquet"} & set(manifest.files):
         return False
     for rel, (size, digest) in manifest.files.items():
         try:
