@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,54 @@ def make_corpus(root: Path, files: int, seed: int = 0, sentences: int = 60) -> l
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         out.append(path)
     return out
+
+
+# A Markdown file holding this marker kills the Ray worker that processes it (os._exit),
+# through a sitecustomize module on the PYTHONPATH of the session's Ray workers only.
+KILL_MARKER = "ZQ-KILL-THE-RAY-WORKER"
+_KILLER = f'''
+import os
+try:
+    import notechunk.process as _process
+except ImportError:
+    _process = None
+if _process is not None:
+    _original = _process.process_markdown
+
+    def _killing(rel, data, *args, **kwargs):
+        if b"{KILL_MARKER}" in data:
+            os._exit(9)
+        return _original(rel, data, *args, **kwargs)
+
+    _process.process_markdown = _killing
+'''
+
+
+@pytest.fixture(scope="session")
+def ray_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One local Ray instance (2 CPUs) for every Ray test of the session (ray.init takes
+    seconds); its workers kill themselves on a file holding `KILL_MARKER`."""
+    ray = pytest.importorskip(
+        "ray", reason="Ray is not installed here (pip install 'notechunk[ray]')"
+    )
+    import logging
+
+    hook = tmp_path_factory.mktemp("ray-hook")
+    (hook / "sitecustomize.py").write_text(_KILLER)
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(hook), old) if p)
+    try:
+        ray.init(
+            address="local",
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    finally:
+        if old is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = old
+    yield
+    ray.shutdown()

@@ -53,44 +53,43 @@ def require_ray() -> None:
 def session(address: str | None, workers: int | None) -> Iterator[None]:
     """Ray for the run: the instance this process already holds, else the cluster at
     `address` (or RAY_ADDRESS), else a new local instance of `workers` CPUs, shut down
-    at the end. Ray's own logs and progress bars are silenced for the run (errors are
-    ours to report, in one line each)."""
+    at the end. Ray's own logs, progress bars and deprecation notices are silenced for
+    the run (errors are ours to report, in one line each) and restored after it."""
     require_ray()
     import ray
     import ray.data
 
     levels = {name: logging.getLogger(name).level for name in _QUIET}
-    for name in _QUIET:
-        logging.getLogger(name).setLevel(logging.CRITICAL)
     started = False
-    try:
-        if not ray.is_initialized():
-            where = address or os.environ.get("RAY_ADDRESS") or "local"
-            local = {"num_cpus": workers} if where == "local" else {}
-            ray.init(
-                address=where,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.CRITICAL,
-                **local,
-            )
-            started = True
-        ctx = ray.data.DataContext.get_current()
-        saved = (ctx.enable_progress_bars, ctx.execution_options.preserve_order)
-        saved_errors = ctx.max_errored_blocks
-        ctx.enable_progress_bars = False
-        ctx.execution_options.preserve_order = True
-        ctx.max_errored_blocks = -1  # a dead task loses its rows; `process` redoes them
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         try:
-            yield
+            for name in _QUIET:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+            if not ray.is_initialized():
+                where = address or os.environ.get("RAY_ADDRESS") or "local"
+                local = {"num_cpus": workers} if where == "local" else {}
+                ray.init(
+                    address=where,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.CRITICAL,
+                    **local,
+                )
+                started = True
+            ctx = ray.data.DataContext.get_current()
+            saved = ctx.enable_progress_bars, ctx.execution_options.preserve_order
+            ctx.enable_progress_bars = False
+            ctx.execution_options.preserve_order = True
+            try:
+                yield
+            finally:
+                ctx.enable_progress_bars, ctx.execution_options.preserve_order = saved
         finally:
-            ctx.enable_progress_bars, ctx.execution_options.preserve_order = saved
-            ctx.max_errored_blocks = saved_errors
-    finally:
-        if started:
-            ray.shutdown()
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
+            if started:
+                ray.shutdown()
+            for name, level in levels.items():
+                logging.getLogger(name).setLevel(level)
 
 
 def cluster_cpus() -> int:
@@ -151,12 +150,14 @@ def _map_files(
     import ray.data
 
     rows = [{"first": first, "files": encode_files(part)} for first, part in items]
-    ds = ray.data.from_items(rows, override_num_blocks=max(1, len(rows)))
-    with warnings.catch_warnings():
-        # `max_retries` is passed as a Ray remote argument (the only way in Ray 2.5x):
-        # one retry for a lost worker, never the default endless retries of a file that
-        # kills its worker every time
-        warnings.simplefilter("ignore")
+    # `max_retries` goes as a Ray remote argument (deprecated, but the only way in Ray
+    # 2.5x; `session` silences the notice): one retry for a lost worker, never Ray Data's
+    # default of endless retries for a file that kills its worker every time
+    ctx = ray.data.DataContext.get_current()
+    saved = ctx.max_errored_blocks
+    ctx.max_errored_blocks = -1  # here only: a dead task loses its rows; `process` redoes
+    try:  # them (in the corpus passes, any failed task fails the run)
+        ds = ray.data.from_items(rows, override_num_blocks=max(1, len(rows)))
         mapped = ds.map_batches(
             file_rows,
             batch_size=1,
@@ -165,7 +166,9 @@ def _map_files(
             compute=_pool(workers),
             max_retries=1,
         )
-    return mapped.materialize()
+        return mapped.materialize()
+    finally:
+        ctx.max_errored_blocks = saved
 
 
 def _pool(workers: int | None) -> Any:

@@ -96,6 +96,8 @@ class RayCorpus:
             _score_task, batch_format="numpy", fn_kwargs={"index": index}
         )
         for batch in scores_ds.iter_batches(batch_format="numpy", batch_size=None):
+            if not len(batch.get("doc_start", ())):
+                continue  # an empty block has no columns
             for doc, raw in zip(batch["doc_start"], batch["scores"], strict=True):
                 got = np.frombuffer(raw, dtype=np.float64)
                 doc_score[int(doc) : int(doc) + len(got)] = got
@@ -109,6 +111,8 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
     keys: dict[int, tuple[str, str | None]] = {}
     for ds in datasets:
         for b in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+            if not b.num_rows:
+                continue
             cols = {c: b.column(c).to_pylist() for c in ("kind", "file", "part", "n", "key")}
             hashes, omit, extra = b.column("hashes"), b.column("omit"), b.column("extras")
             for i, kind in enumerate(cols["kind"]):
@@ -124,7 +128,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
     omit = np.frombuffer(b"".join(o for _, _, _, o in ordered), dtype=bool)
     original = originals(hl[:, 0], hl[:, 1], omit) if len(omit) else np.zeros(0, np.int64)
     indexed = original < 0
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    starts = np.cumsum(counts) - counts
     docs_before = np.concatenate(([0], np.cumsum(indexed))).astype(np.int64)
     layout = Layout(
         starts={
@@ -154,6 +158,8 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
 
 def _rows_of(ds: Dataset, kind: str) -> Iterator[tuple[tuple[int, int], bytes]]:
     for b in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        if not b.num_rows:
+            continue
         kinds, files, parts = (b.column(c).to_pylist() for c in ("kind", "file", "part"))
         result = b.column("result")
         for i, k in enumerate(kinds):
@@ -191,6 +197,8 @@ def _assemble(stats: CorpusStats, tables: list[Any]) -> Index:
 
     parts: list[tuple[int, bytes]] = []
     for table in ray.get(tables):
+        if not table.num_rows:
+            continue
         parts += zip(
             table.column("doc_start").to_pylist(), table.column("postings").to_pylist(), strict=True
         )
@@ -211,7 +219,8 @@ def _merge_stats(tables: list[Any]) -> CorpusStats:
 
     def parts() -> Iterator[CorpusStats]:
         for ref in tables:
-            for raw in ray.get(ref).column("stats").to_pylist():
-                yield unpack_stats(raw)
+            table = ray.get(ref)
+            if table.num_rows:
+                yield from (unpack_stats(raw) for raw in table.column("stats").to_pylist())
 
     return merge_stats(parts())

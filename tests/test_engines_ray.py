@@ -1,0 +1,141 @@
+"""The Ray engine on a real local Ray instance (2 CPUs, one per session): the same OUT as the
+local engine, byte for byte, with 1 and 2 workers; incremental re-runs through the tasks'
+cache; bad input gets the same one-line errors; a task that dies is its file's error."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import KILL_MARKER
+from notechunk.cli import SAMPLE_DIR, main
+from notechunk.config import Config
+from notechunk.engines import ray as engine
+from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key, file_key
+
+OWN = {".lock", ".notechunk-out"}
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    """Every file of OUT but its cache and lock: what the engines must agree on."""
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and CACHE_DIR not in p.parts and p.name not in OWN
+    }
+
+
+def cli(
+    capsys: pytest.CaptureFixture[str], src: Path, out: Path, *extra: str
+) -> tuple[int, str, str]:
+    code = main(["run", str(src), "--out", str(out), *extra])
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+def test_engine_ray_without_the_extra_is_one_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(engine, "has_ray", lambda: False)
+    code, _, err = cli(capsys, SAMPLE_DIR, tmp_path / "o", "--engine", "ray")
+    assert code == 2
+    assert err == (
+        "notechunk: --engine ray needs ray[data], which is not installed: "
+        "pip install 'notechunk[ray]'\n"
+    )
+    code, _, err = cli(capsys, SAMPLE_DIR, tmp_path / "o", "--ray-address", "auto")
+    assert code == 2 and "--ray-address needs --engine ray" in err
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_sample_same_bytes_as_local_with_1_and_2_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    toml = tmp_path / "c.toml"
+    toml.write_text("[output]\nparquet = true\n")
+    local = cli(capsys, SAMPLE_DIR, tmp_path / "local", "--workers", "2", "--config", str(toml))
+    expected = outputs(tmp_path / "local")
+    assert "chunks.parquet" in expected and "chunks.jsonl.gz" in expected
+    for workers in ("1", "2"):
+        out = tmp_path / f"ray{workers}"
+        got = cli(
+            capsys, SAMPLE_DIR, out, "--engine", "ray", "--workers", workers, "--config", str(toml)
+        )
+        assert got == (local[0], local[1].replace("local", f"ray{workers}"), local[2])
+        assert outputs(out) == expected
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_incremental_rerun_reads_and_writes_the_cache_in_the_tasks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    shutil.copytree(SAMPLE_DIR / "polity", src)
+    assert cli(capsys, src, out, "--engine", "ray")[0] == 0
+    entries = sorted((out / CACHE_DIR).rglob("*.json"))
+    assert len(entries) == len(list(src.glob("*.md")))  # written by the tasks
+    before = outputs(out)
+    stamp = (out / "chunks.jsonl.gz").stat().st_mtime_ns
+    assert cli(capsys, src, out, "--engine", "ray")[0] == 0  # unchanged: nothing rewritten
+    assert (out / "chunks.jsonl.gz").stat().st_mtime_ns == stamp and outputs(out) == before
+
+    # a planted cache entry for writs.md is what the next run ships for it (read by a
+    # task), while the changed parliament.md is redone and cached
+    key = file_key(
+        (src / "writs.md").read_bytes(), "writs.md", config_key(Config(), code_fingerprint())
+    )
+    entry = out / CACHE_DIR / key[:2] / f"{key}.json"
+    entry.write_text(entry.read_text().replace("Habeas corpus", "Zqplanted corpus"))
+    with (src / "parliament.md").open("a") as fh:
+        fh.write("\n\nThe zqnewline sentence closes the note on Parliament.\n")
+    assert cli(capsys, src, out, "--engine", "ray")[0] == 0
+    shipped = (out / "stages" / "markdown_chunks.jsonl").read_text()
+    assert "Zqplanted corpus" in shipped and "zqnewline" in shipped
+    assert len(list((out / CACHE_DIR).rglob("*.json"))) == len(entries) + 1
+
+
+def bad_inputs(src: Path) -> None:
+    from test_reliability_catalog import _far_cell
+
+    src.mkdir()
+    (src / "control.md").write_text("# Control\n\nThe Rowlatt Act zqcontrol was passed in 1919.\n")
+    (src / "nul.md").write_bytes(b"Some zqnul text\x00 with a NUL.\n")
+    (src / "far.xlsx").write_bytes(_far_cell())
+    (src / "fake.xlsx").write_bytes(b"<html><body>not a workbook</body></html>")
+    (src / "bad.csv").write_bytes(b"\xff\xfe\x00\x00garbage")
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_bad_input_gives_the_same_lines_codes_and_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "src"
+    bad_inputs(src)
+    local = cli(capsys, src, tmp_path / "local")
+    ray = cli(capsys, src, tmp_path / "ray", "--engine", "ray")
+    assert local[0] == ray[0] == 1
+    assert ray[2] == local[2] and "Traceback" not in ray[2]  # the same one-line errors
+    assert outputs(tmp_path / "ray") == outputs(tmp_path / "local")
+    errors = json.loads((tmp_path / "ray" / "qa" / "errors.json").read_text())
+    assert {e["source"] for e in errors} >= {"nul.md", "fake.xlsx"}
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_a_task_that_dies_is_that_files_error_not_the_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(SAMPLE_DIR / "polity", src)
+    cli(capsys, src, tmp_path / "without")
+    (src / "kill.md").write_text(f"# Kill\n\nThis note {KILL_MARKER} kills its worker.\n")
+    code, _, err = cli(capsys, src, tmp_path / "ray", "--engine", "ray", "--workers", "2")
+    assert code == 1
+    assert err == f"notechunk: kill.md: {engine.DIED}\n"
+    errors = json.loads((tmp_path / "ray" / "qa" / "errors.json").read_text())
+    assert errors == [{"source": "kill.md", "stage": "chunk", "reason": engine.DIED}]
+    got, expected = outputs(tmp_path / "ray"), outputs(tmp_path / "without")
+    assert got["chunks.jsonl.gz"] == expected["chunks.jsonl.gz"]  # the other files, whole
+    assert got["stages/markdown_chunks.jsonl"] == expected["stages/markdown_chunks.jsonl"]
