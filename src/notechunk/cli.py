@@ -20,6 +20,7 @@ from notechunk.config import Config, resolve_config, to_toml
 from notechunk.errors import ConfigError, InputError, NotechunkError, UsageError
 
 SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
+RETRIEVERS = ("bm25", "dense", "hybrid")  # notechunk.search.engine.RETRIEVERS, kept light
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,34 +30,157 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="notechunk", description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--version", action="version", version=f"notechunk {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+ABOUT = """\
+notechunk turns a folder of notes (Markdown, OneNote/pandoc exports, Excel, ODS and CSV
+sheets) into chunks a retriever can use: each chunk one idea with its heading path or
+sheet row, junk flagged with a reason, a QA report to review, and a search to try it."""
 
-    run = sub.add_parser("run", help="chunk a folder of notes into OUT")
+EXAMPLES = """\
+examples:
+  notechunk demo --out out                    chunk the bundled sample notes into out/
+  notechunk run ~/notes --out out             chunk your notes; open out/report.html
+  notechunk search out "when does the monsoon reach Kerala?"
+
+`notechunk COMMAND --help` shows each command's options and examples."""
+
+# one entry per command: (one-line help, what it does, examples)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": (
+        "chunk a folder of notes into OUT",
+        "Chunk every Markdown file and spreadsheet under SRC into OUT/chunks.jsonl.gz, with "
+        "the QA files\n(OUT/qa/), OUT/report.html and the per-file source view "
+        "(OUT/sources/index.html).",
+        "notechunk run ~/notes --out out\n  notechunk run ~/notes --out out --workers 2 "
+        "--config notechunk.toml",
+    ),
+    "demo": (
+        "run on the bundled sample notes",
+        "Chunk the sample notes shipped with notechunk (history, polity, geography, sheets).",
+        'notechunk demo --out out\n  notechunk search out "Which pass links Srinagar and Leh?"',
+    ),
+    "inspect": (
+        "sections, sentences and windows of one file",
+        "Show how one Markdown file is cut: its sections, their sentences and the windows.",
+        "notechunk inspect notes/monsoon.md\n  notechunk inspect notes/monsoon.md --json",
+    ),
+    "report": (
+        "rebuild OUT/report.html from OUT's artifacts",
+        "Rebuild OUT/report.html from OUT/qa/*.json (after editing them, or a new notechunk).",
+        "notechunk report out",
+    ),
+    "search": (
+        "ask a finished run a question: the chunks a retriever returns",
+        "Rank the chunks of OUT by their embed_text and print the best k with their place "
+        "and text.\nbm25 (stemmed) needs nothing more; dense and hybrid need the dense extra "
+        "(pip install 'notechunk[dense]').\nIndexes are built on the first search and kept "
+        "in OUT/.search until the run changes.\nWith --db, search the LanceDB folder made "
+        "by `notechunk index` (hybrid by default).",
+        'notechunk search out "causes of the revolt of 1857"\n'
+        '  notechunk search out "monsoon onset" -k 3 --retriever hybrid\n'
+        "  notechunk search out \"Article 32\" --json | jq '.hits[].id'\n"
+        '  notechunk search out "monsoon onset" --db out/lancedb',
+    ),
+    "index": (
+        "write a run's chunks into an embedded LanceDB table (vectors + full-text index)",
+        "Write OUT's chunks (every field a column), their vectors (with the dense extra) and "
+        "a full-text\nindex on embed_text into a LanceDB folder: no server. Re-indexing "
+        "after a re-run replaces\nchanged rows by id and deletes the ones that are gone. "
+        "Needs pip install 'notechunk[index]'.",
+        "notechunk index out                 # writes out/lancedb\n"
+        "  notechunk index out --db ~/rag/notes.lancedb\n"
+        '  notechunk search out "monsoon onset" --db ~/rag/notes.lancedb',
+    ),
+    "templates": (
+        "spreadsheet template helpers",
+        "Helpers for [[templates]], which turn a sheet's rows into sentences.",
+        "notechunk templates suggest sheets/passes.xlsx >> notechunk.toml",
+    ),
+    "eval": (
+        "compare chunking strategies by retrieval recall",
+        "Chunk a corpus the way `run` does, ask its questions, and compare recall with "
+        "other chunkers.",
+        "notechunk eval --out eval-out            # the bundled sample and its questions\n"
+        "  notechunk eval NOTES --questions q.jsonl --out eval-out --retriever dense",
+    ),
+    "eval-convert": (
+        "SQuAD-format JSON to a corpus + questions.jsonl",
+        "Turn a SQuAD-format question set into a Markdown corpus and questions.jsonl for "
+        "`notechunk eval`.",
+        "notechunk eval-convert squad covid-qa.json --out covid",
+    ),
+    "config": (
+        "configuration helpers",
+        "Show the configuration a run would use (defaults, notechunk.toml, --config).",
+        "notechunk config show ~/notes",
+    ),
+}
+
+
+def _sub(sub: Any, name: str) -> argparse.ArgumentParser:
+    """A subcommand with its one-line help, what it does, and examples."""
+    help_, about, examples = COMMANDS[name]
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help_,
+        description=about,
+        epilog=f"examples:\n  {examples}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="notechunk",
+        description=ABOUT,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"notechunk {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    run = _sub(sub, "run")
     run.add_argument("src", type=Path, help="folder (or file) of Markdown and spreadsheets")
     run.add_argument("--out", type=Path, required=True, help="output folder")
     _common_run_options(run)
     run.set_defaults(func=cmd_run)
 
-    demo = sub.add_parser("demo", help="run on the bundled sample notes")
+    demo = _sub(sub, "demo")
     demo.add_argument("--out", type=Path, default=Path("out"), help="output folder (out)")
     _common_run_options(demo)
     demo.set_defaults(func=cmd_demo)
 
-    insp = sub.add_parser("inspect", help="sections, sentences and windows of one file")
+    insp = _sub(sub, "inspect")
     insp.add_argument("file", type=Path)
     insp.add_argument("--config", type=Path, default=None)
     insp.add_argument("--segmenter", default=None)
     insp.add_argument("--json", action="store_true", help="print JSON")
     insp.set_defaults(func=cmd_inspect)
 
-    rep = sub.add_parser("report", help="rebuild OUT/report.html from OUT's artifacts")
+    rep = _sub(sub, "report")
     rep.add_argument("out", type=Path)
     rep.set_defaults(func=cmd_report)
 
-    tmpl = sub.add_parser("templates", help="spreadsheet template helpers")
+    srch = _sub(sub, "search")
+    srch.add_argument("out", type=Path, help="output folder of a finished `notechunk run`")
+    srch.add_argument("query", help="the question or keywords")
+    srch.add_argument("-k", type=int, default=5, help="how many chunks to show (5)")
+    srch.add_argument(
+        "--retriever",
+        choices=RETRIEVERS,
+        default=None,
+        help="bm25 (default), dense or hybrid (default with --db)",
+    )
+    srch.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    srch.add_argument("--db", type=Path, default=None, help="search this LanceDB folder instead")
+    srch.set_defaults(func=cmd_search)
+
+    idx = _sub(sub, "index")
+    idx.add_argument("out", type=Path, help="output folder of a finished `notechunk run`")
+    idx.add_argument("--db", type=Path, default=None, help="LanceDB folder (OUT/lancedb)")
+    idx.set_defaults(func=cmd_index)
+
+    tmpl = _sub(sub, "templates")
     tsub = tmpl.add_subparsers(dest="templates_command", required=True, parser_class=_Parser)
     sug = tsub.add_parser("suggest", help="print a starter [[templates]] block per sheet")
     sug.add_argument("file", type=Path)
@@ -70,14 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
         run_eval,
     )
 
-    ev = sub.add_parser("eval", help="compare chunking strategies by retrieval recall")
+    ev = _sub(sub, "eval")
     add_eval_arguments(ev)
     ev.set_defaults(func=run_eval)
-    evc = sub.add_parser("eval-convert", help="SQuAD-format JSON to a corpus + questions.jsonl")
+    evc = _sub(sub, "eval-convert")
     add_convert_arguments(evc)
     evc.set_defaults(func=run_convert)
 
-    cfg = sub.add_parser("config", help="configuration helpers")
+    cfg = _sub(sub, "config")
     csub = cfg.add_subparsers(dest="config_command", required=True, parser_class=_Parser)
     show = csub.add_parser("show", help="print the effective configuration as TOML")
     show.add_argument("src", type=Path, nargs="?", default=None)
@@ -243,6 +367,51 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out}: not a notechunk output folder (no qa/)")
     path = build_report(args.out)
     print(path)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from notechunk.search.show import print_hits, render_json
+
+    if args.db is not None:
+        from notechunk.search.lance import search_db
+
+        result = search_db(
+            args.db, args.query, k=args.k, retriever=args.retriever or "hybrid", out=args.out
+        )
+    else:
+        from notechunk.search.engine import search
+
+        result = search(args.out, args.query, k=args.k, retriever=args.retriever or "bm25")
+    for note in result.notes:
+        print(f"notechunk: {note}", file=sys.stderr)
+    if args.json:
+        print(render_json(result))
+        return 0
+    from rich.console import Console
+
+    print_hits(result, Console(highlight=False))
+    fresh = [name for name, new in result.built.items() if new]
+    if fresh:
+        print(
+            f"notechunk: built the {' and '.join(fresh)} index in {args.out / '.search'} "
+            "(kept until the run changes)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from notechunk.search.lance import build_index
+
+    rep = build_index(args.out, args.db)
+    for note in rep.notes:
+        print(f"notechunk: {note}", file=sys.stderr)
+    kind = "vectors + full-text index" if rep.vectors else "full-text index"
+    print(
+        f"{rep.rows} chunks in {rep.db} (table chunks, {kind}): {rep.inserted} added, "
+        f"{rep.updated} updated, {rep.deleted} deleted"
+    )
     return 0
 
 
