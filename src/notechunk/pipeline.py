@@ -28,6 +28,7 @@ from notechunk.io.jsonio import dumps
 from notechunk.process import FileOutcome
 from notechunk.qa.artifacts import write_outputs
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.sources import file_reader
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +53,7 @@ class Collected:
     files: int
     corpus: Corpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
 
 def collect(
@@ -72,7 +74,10 @@ def collect(
     corpus = gather((o.result for o in outcomes), found.errors)
     corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
     return Collected(
-        files=len(found.files), corpus=corpus, run_key=_run_key(cfg_key, outcomes, corpus.errors)
+        files=len(found.files),
+        corpus=corpus,
+        run_key=_run_key(cfg_key, outcomes, corpus.errors),
+        paths=tuple((f.rel, f.path) for f in found.files),
     )
 
 
@@ -135,7 +140,7 @@ def _score_and_publish(
         progress("qa", 0, 1)
     corpus, metrics = measure(got.corpus, cfg)
     staging = publish.staging_dir(out)
-    write_outputs(staging, corpus, metrics, cfg)
+    write_outputs(staging, corpus, metrics, cfg, file_reader(dict(got.paths)))
     publish.publish(staging, out, metrics.to_json(), got.run_key)
     if progress:
         progress("qa", 1, 1)
