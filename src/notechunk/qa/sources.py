@@ -35,7 +35,11 @@ ReadSource = Callable[[str], str | None]
 
 def page_name(source: str) -> str:
     """A stable, safe file name for a source's page: readable slug + hash of the path."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", source).strip("-.")[-60:].lstrip("-.") or "file"
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", source).strip("-.")
+    if len(slug) > 60:  # keep the end (the file's own name), cut at a separator
+        tail = slug[-60:]
+        slug = tail.split("-", 1)[1] if "-" in tail[:-1] else tail
+    slug = slug.lstrip("-.") or "file"
     digest = hashlib.sha256(source.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return f"{slug}-{digest}.html"
 

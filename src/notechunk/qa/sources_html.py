@@ -38,6 +38,7 @@ details{padding:2px 8px 6px}summary{cursor:pointer;color:#3a4452;font-size:12px}
 details pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
 tr.chunk{display:table-row;border:none;border-left:none}tr.disc{background:#fbf6ea}
 tr:target{outline:3px solid #1f6feb}[hidden]{display:none!important}
+main>.chunk,main>.gap{content-visibility:auto;contain-intrinsic-size:auto 160px}
 """
 
 _JS = """
@@ -249,7 +250,8 @@ def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str
         f"{len(view.chunks) - kept} omitted, {flagged} flagged"
     )
     if view.discarded:
-        summary += f" · {len(view.discarded)} rows discarded"
+        n = len(view.discarded)
+        summary += f" · {n} discarded row{'s' if n != 1 else ''}"
     labels = [q for q in QUALITY_LABELS if any(c.quality == q for c in view.chunks)]
     options = [
         '<option value="">all chunks</option>',
