@@ -61,12 +61,13 @@ def _cmd(src: Path, out: Path) -> list[str]:
 
 
 def snapshot(out: Path) -> dict[str, str]:
-    """sha256 of every published output file (the cache and staging are not outputs)."""
+    """sha256 of every published output file (the cache, staging and hidden files waiting
+    beside their targets are not outputs)."""
     files: dict[str, str] = {}
     for name in OUTPUTS:
         base = out / name
         for p in [base] if base.is_file() else sorted(base.rglob("*")) if base.is_dir() else []:
-            if p.is_file():
+            if p.is_file() and not p.name.startswith("."):
                 files[p.relative_to(out).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return files
 
@@ -98,7 +99,7 @@ def assert_clean(out: Path) -> None:
     """After a completed run: no staging folder, no temporary file beside the outputs."""
     assert not (out / ".staging").exists()
     for folder in (out, out / "qa", out / "stages"):
-        assert not [p.name for p in folder.iterdir() if ".tmp" in p.name]
+        assert not [p.name for p in folder.iterdir() if ".tmp" in p.name or ".publish" in p.name]
 
 
 def _prepare(tmp_path: Path, files: int, sentences: int) -> tuple[Path, dict[str, str]]:
@@ -163,6 +164,8 @@ def test_death_before_every_replace(tmp_path: Path, previous: bool) -> None:
             "0",
             "run",
             str(src),
+            "--workers",
+            "1",  # every os.replace in this process, so the count is the same each time
             "--out",
             str(_previous(tmp_path, src, "p") if previous else tmp_path / "p"),
         ],
@@ -176,7 +179,10 @@ def test_death_before_every_replace(tmp_path: Path, previous: bool) -> None:
     for n in range(1, total + 1):
         out = _previous(tmp_path, src, f"o{n}") if previous else tmp_path / f"o{n}"
         died = subprocess.run(
-            [sys.executable, "-c", DIE_BEFORE_REPLACE, str(n), "run", str(src), "--out", str(out)],
+            [
+                *(sys.executable, "-c", DIE_BEFORE_REPLACE, str(n), "run", str(src)),
+                *("--workers", "1", "--out", str(out)),
+            ],
             env=_env(),
             capture_output=True,
         )

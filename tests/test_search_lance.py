@@ -92,6 +92,15 @@ def test_cli_search_db(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "geography/monsoon.md" in capsys.readouterr().out
 
 
+def test_cli_index_again_updates_every_row(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not _has_dense():
+        pytest.skip("the CLI embeds with the real model (dense extra)")
+    n = len(ids(demo))
+    assert main(["index", str(demo)]) == 0
+    out = capsys.readouterr().out
+    assert f"{n} chunks in {demo / 'lancedb'}" in out and f"0 added, {n} updated, 0 deleted" in out
+
+
 def test_reindex_after_rerun_replaces_stale_rows(
     tmp_path: Path, embedder: dense.Embedder, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from typing import Any
 from notechunk import __version__
 from notechunk.cli_help import ABOUT, COMMANDS, EXAMPLES
 from notechunk.config import Config, resolve_config, to_toml
-from notechunk.errors import ConfigError, InputError, NotechunkError, UsageError
+from notechunk.errors import ConfigError, NotechunkError, UsageError
 
 SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
 RETRIEVERS = ("bm25", "dense", "hybrid")  # notechunk.search.engine.RETRIEVERS, kept light
@@ -56,12 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = _sub(sub, "run")
     run.add_argument("src", type=Path, help="folder (or file) of Markdown and spreadsheets")
-    run.add_argument("--out", type=Path, required=True, help="output folder")
+    run.add_argument("--out", type=out_folder, required=True, help="output folder")
     _common_run_options(run)
     run.set_defaults(func=cmd_run)
 
     demo = _sub(sub, "demo")
-    demo.add_argument("--out", type=Path, default=Path("out"), help="output folder (out)")
+    demo.add_argument("--out", type=out_folder, default=Path("out"), help="output folder (out)")
     _common_run_options(demo)
     demo.set_defaults(func=cmd_demo)
 
@@ -125,9 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def out_folder(value: str) -> Path:
+    """`--out`: a folder name (an empty string would silently mean the current folder)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("--out is empty: name an output folder")
+    return Path(value)
+
+
 def _common_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None, help="TOML config file")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (1)")
+    p.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: the CPU count)"
+    )
     p.add_argument("--segmenter", default=None, help="sentence splitter (default, fast, ...)")
     p.add_argument(
         "--no-cache",
@@ -177,35 +187,66 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
-def _run(src: Path, args: argparse.Namespace) -> int:
-    from notechunk.pipeline import run
+def _cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers(asked: int | None) -> int:
+    """--workers, defaulting to the CPU count and clamped to it (more processes than cores
+    only cost memory and time); a clamp is said on stderr."""
+    cpus = _cpus()
+    if asked is None:
+        return cpus
+    if asked < 1:
+        raise UsageError("--workers must be at least 1")
+    if asked > cpus:
+        say(f"--workers {asked} is more than the {cpus} CPU(s) here; using {cpus}")
+        return cpus
+    return asked
+
+
+def _check_src(src: Path) -> None:
+    from notechunk.discover import kind_of
 
     if not src.exists():
         raise UsageError(f"{src}: no such file or folder")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    if src.is_dir():
+        return
+    if not src.is_file():
+        raise UsageError(f"{src}: not a folder or a regular file")
+    if kind_of(src) is None:
+        raise UsageError(
+            f"{src}: not a Markdown or spreadsheet file (.md, .markdown, .xlsx, .xlsm, .xls, "
+            ".ods, .csv)"
+        )
+
+
+def _run(src: Path, args: argparse.Namespace) -> int:
+    from notechunk.io.publish import check_out
+    from notechunk.pipeline import run
+
+    _check_src(src)
+    workers = _workers(args.workers)
     cfg = _load(src, args)
-    try:  # an unusable OUT is a bad argument (exit 2), found before any work is done
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{args.out}: cannot create the output folder ({exc.strerror})") from None
-    if not os.access(args.out, os.W_OK):
-        raise UsageError(f"{args.out}: the output folder is not writable")
+    check_out(args.out, src)  # an unusable OUT is a bad argument (exit 2), before any work
     update, stop = _progress_printer()
     try:
         result = run(
-            src, args.out, cfg, workers=args.workers, progress=update, use_cache=not args.no_cache
+            src, args.out, cfg, workers=workers, progress=update, use_cache=not args.no_cache
         )
     finally:
         stop()
     for err in result.errors:
-        print(f"notechunk: {err.message()}", file=sys.stderr)
+        say(err.message())
     m = result.metrics
     print(
         f"{result.files} files: {result.markdown_chunks} markdown and {result.sheet_chunks} "
         f"spreadsheet chunks; {m.surviving} kept, {m.omitted} omitted, "
         f"{m.discarded_rows} rows discarded; {len(result.errors)} file errors "
-        f"-> {args.out}"
+        f"-> {terminal_safe(str(args.out))}"
     )
     return result.exit_code
 
@@ -299,7 +340,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
         result = search(args.out, args.query, k=args.k, retriever=args.retriever or "bm25")
     for note in result.notes:
-        print(f"notechunk: {note}", file=sys.stderr)
+        say(note)
     if args.json:
         print(render_json(result))
         return 0
@@ -308,10 +349,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     print_hits(result, Console(highlight=False))
     fresh = [name for name, new in result.built.items() if new]
     if fresh:
-        print(
-            f"notechunk: built the {' and '.join(fresh)} index in {args.out / '.search'} "
-            "(kept until the run changes)",
-            file=sys.stderr,
+        say(
+            f"built the {' and '.join(fresh)} index in {args.out / '.search'} "
+            "(kept until the run changes)"
         )
     return 0
 
@@ -321,10 +361,11 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     rep = build_index(args.out, args.db)
     for note in rep.notes:
-        print(f"notechunk: {note}", file=sys.stderr)
+        say(note)
     kind = "vectors + full-text index" if rep.vectors else "full-text index"
     print(
-        f"{rep.rows} chunks in {rep.db} (table chunks, {kind}): {rep.inserted} added, "
+        f"{rep.rows} chunks in {terminal_safe(str(rep.db))} (table chunks, {kind}): "
+        f"{rep.inserted} added, "
         f"{rep.updated} updated, {rep.deleted} deleted"
     )
     return 0
@@ -343,10 +384,26 @@ def cmd_templates_suggest(args: argparse.Namespace) -> int:
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:
+    if args.src is not None and not args.src.is_dir():
+        raise UsageError(f"{args.src}: no such folder")
     cfg, origin = resolve_config(args.src, args.config)
     print(f"# from {origin}" if origin else "# defaults")
     print(to_toml(cfg), end="")
     return 0
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with control characters escaped (\\n, \\x1b, ...): a file name can then
+    neither forge a second line nor send escape sequences to the terminal."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def say(message: str) -> None:
+    """One line on stderr, prefixed and made terminal-safe."""
+    print(f"notechunk: {terminal_safe(message)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -355,16 +412,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         code: int = args.func(args)
+        sys.stdout.flush()
         return code
     except (ConfigError, UsageError) as exc:
-        print(f"notechunk: {exc}", file=sys.stderr)
+        say(str(exc))
         return 2
-    except InputError as exc:
-        print(f"notechunk: {exc}", file=sys.stderr)
+    except NotechunkError as exc:  # InputError, OutputError: the run could not finish
+        say(str(exc))
         return 1
-    except NotechunkError as exc:
-        print(f"notechunk: {exc}", file=sys.stderr)
-        return 1
+    except BrokenPipeError:  # `notechunk ... | head -1`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
-        print("notechunk: interrupted", file=sys.stderr)
+        say("interrupted")
         return 130

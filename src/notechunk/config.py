@@ -46,8 +46,10 @@ class MarkdownConfig:
     window_max_words: int = 120
     bullet_merge_under_words: int = 20
     bullet_merge_cap_words: int = 150
+    timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
+        _check(0 < self.timeout_s <= 86_400, "markdown.timeout_s must be in (0, 86400] seconds")
         _check(self.window_sentences >= 1, "markdown.window_sentences must be >= 1")
         _check(0.0 <= self.overlap < 1.0, "markdown.overlap must be in [0, 1)")
         _check(self.window_max_words >= 0, "markdown.window_max_words must be >= 0")
@@ -319,6 +321,8 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: config is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML (nested too deeply)") from None
     try:
         return config_from_dict(data)
     except ConfigError as exc:

@@ -3,8 +3,10 @@
 NotechunkError
 ├── ConfigError        unusable config or arguments (exit 2)
 ├── UsageError         bad command-line use (exit 2)
-└── InputError         one input file cannot be read (recorded, the run goes on)
-    └── UnsupportedInput  the file is not what its extension says
+├── InputError         one input file cannot be read (recorded, the run goes on)
+│   └── UnsupportedInput  the file is not what its extension says
+└── OutputError        the outputs cannot be written (disk full, read-only); the
+                       previous run's outputs are kept (exit 1)
 """
 
 from __future__ import annotations
@@ -33,3 +35,8 @@ class InputError(NotechunkError):
 
 class UnsupportedInput(InputError):
     """The file's content does not match its extension (an HTML page named .xlsx, say)."""
+
+
+class OutputError(NotechunkError):
+    """Writing the outputs failed (disk full, a read-only or foreign mount); OUT still holds
+    the previous complete run."""

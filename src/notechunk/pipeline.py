@@ -22,6 +22,7 @@ from notechunk.config import Config
 from notechunk.corpus import Corpus, dedupe, gather, score
 from notechunk.discover import discover
 from notechunk.engines.local import Progress, process_files
+from notechunk.errors import OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key
 from notechunk.io.jsonio import dumps
@@ -94,6 +95,7 @@ def run(
     When neither the inputs, the code nor the config changed and OUT still holds the
     previous run intact (every file matches its manifest hash), nothing is rewritten.
     """
+    publish.check_out(out, src)
     with publish.exclusive(out):
         got = collect(
             src,
@@ -101,7 +103,7 @@ def run(
             workers=workers,
             progress=progress,
             cache_root=out / CACHE_DIR if use_cache else None,
-            exclude=publish.own_folders(out),
+            exclude=[out, *publish.own_folders(out)],
         )
         previous = publish.read_manifest(out)
         publish.remove_leftovers(out)
@@ -140,7 +142,14 @@ def _score_and_publish(
         progress("qa", 0, 1)
     corpus, metrics = measure(got.corpus, cfg)
     staging = publish.staging_dir(out)
-    write_outputs(staging, corpus, metrics, cfg, file_reader(dict(got.paths)))
+    try:
+        write_outputs(staging, corpus, metrics, cfg, file_reader(dict(got.paths)))
+    except OSError as exc:
+        publish.remove_leftovers(out)
+        raise OutputError(
+            f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
+            "earlier outputs kept"
+        ) from None
     publish.publish(staging, out, metrics.to_json(), got.run_key)
     if progress:
         progress("qa", 1, 1)

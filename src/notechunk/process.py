@@ -18,6 +18,7 @@ from notechunk.discover import SourceFile
 from notechunk.errors import InputError
 from notechunk.finish import finish_file
 from notechunk.io.cache import Cache, file_key
+from notechunk.limits import TimeLimitExceeded, time_limit
 from notechunk.markdown import markdown_pieces
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
@@ -46,7 +47,14 @@ def process_markdown(
         decoded = decode_text(data, rel)
     except InputError as exc:
         return failed(rel, "read", exc.reason)
-    pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser)
+    limit = cfg.markdown.timeout_s
+    try:
+        with time_limit(limit):
+            pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser)
+    except TimeLimitExceeded:
+        return failed(
+            rel, "chunk", f"timeout: chunking took longer than markdown.timeout_s = {limit:g} s"
+        )
     if decoded.flags:
         pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
     return FileResult(source=rel, chunks=finish_file(pieces, cfg))

@@ -61,7 +61,13 @@ class Cache:
             return None
 
     def put(self, key: str, result: FileResult) -> None:
-        atomic_write_bytes(self._path(key), dumps(encode_result(result)).encode(), durable=False)
+        """Store a result; a cache that cannot be written (disk full) only costs speed."""
+        try:
+            atomic_write_bytes(
+                self._path(key), dumps(encode_result(result)).encode(), durable=False
+            )
+        except OSError:
+            pass
 
 
 def encode_result(result: FileResult) -> dict[str, Any]:

@@ -9,6 +9,7 @@ half-written file.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -20,14 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notechunk.errors import UsageError
+from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
 from notechunk.io.jsonio import atomic_write_bytes, dumps
 
 MANIFEST = "manifest.json"
 STAGING = ".staging"
 LOCK = ".lock"
+MARKER = ".notechunk-out"
 OWN_FOLDERS = ("stages", "qa", STAGING, CACHE_DIR)
+_PENDING = ".publish"
 # folders of pages named after the sources: a page the new run did not write is stale
 REPLACED_PAGES = ("sources",)
 
@@ -71,12 +74,47 @@ def own_folders(out: Path) -> list[Path]:
     return [out / d for d in OWN_FOLDERS]
 
 
+def check_out(out: Path, src: Path) -> None:
+    """Refuse (exit 2) an OUT that would overwrite or read back someone's files.
+
+    OUT must be absent, an empty folder, or a notechunk output (its marker or manifest is
+    there), and it must not hold SRC (OUT == SRC, or SRC inside OUT). An OUT inside SRC is
+    fine: discovery never enters it.
+    """
+    if not str(out).strip():
+        raise UsageError("--out is empty: name an output folder")
+    try:
+        target = out.resolve()
+        source = src.resolve()
+    except (OSError, RuntimeError) as exc:
+        raise UsageError(f"{out}: cannot resolve the output folder ({exc})") from None
+    if target == source or source.is_relative_to(target):
+        raise UsageError(f"{out}: the output folder would hold the notes of {src}; choose another")
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise UsageError(f"{out}: exists and is not a folder")
+    try:
+        entries = [e.name for e in os.scandir(target)]
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot list the output folder ({exc.strerror})") from None
+    if entries and MARKER not in entries and MANIFEST not in entries:
+        raise UsageError(
+            f"{out}: not empty and not a notechunk output folder (no {MARKER}); "
+            "choose a new or empty folder"
+        )
+
+
 @contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Hold OUT/.lock for the run: a second run on the same OUT would delete this one's
     staging folder and race its publish, so it is refused instead (exit 2)."""
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / LOCK, "a+b") as fh:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fh = open(out / LOCK, "a+b")  # noqa: SIM115 - held for the whole run
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot use the output folder ({exc.strerror})") from None
+    with fh:
         if sys.platform != "win32":
             import fcntl
 
@@ -84,6 +122,13 @@ def exclusive(out: Path) -> Iterator[None]:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise UsageError(f"{out}: another notechunk run is writing there") from None
+        if not (out / MARKER).exists():
+            try:
+                (out / MARKER).write_text("notechunk output folder: notechunk writes here\n")
+            except OSError as exc:
+                raise UsageError(
+                    f"{out}: the output folder is not writable ({exc.strerror})"
+                ) from None
         yield
 
 
@@ -94,11 +139,13 @@ def staging_dir(out: Path) -> Path:
 
 
 def remove_leftovers(out: Path) -> None:
-    """What a killed run leaves: its staging folder and a half-written manifest."""
+    """What a killed or failed run leaves: its staging folder, files waiting beside their
+    targets, a half-written manifest."""
     if (out / STAGING).exists():
-        shutil.rmtree(out / STAGING)
-    for stale in out.glob(f".{MANIFEST}.tmp*"):
-        stale.unlink(missing_ok=True)
+        shutil.rmtree(out / STAGING, ignore_errors=True)
+    for folder in (out, *(out / d for d in ("stages", "qa"))):
+        for stale in (*folder.glob(f".*{_PENDING}"), *folder.glob(f".{MANIFEST}.tmp*")):
+            stale.unlink(missing_ok=True)
 
 
 def read_manifest(out: Path) -> Manifest:
@@ -123,19 +170,36 @@ def outputs_intact(out: Path, manifest: Manifest) -> bool:
 
 
 def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | None) -> Manifest:
-    """Move every staged file into OUT (each move atomic), then write the manifest.
+    """Move every staged file into OUT, then write the manifest.
 
-    The old manifest goes first, only once every new file is complete: until the new one
-    is written OUT may mix complete files of two runs, and the missing manifest says so.
+    Two phases, so a full disk or a folder of OUT on another file system fails before
+    OUT changes: first every file is put beside its target (a rename, or a copy where the
+    target is on another device); only then is the old manifest removed and each file
+    renamed over its target (same folder: atomic, cannot fail for space), and the new
+    manifest written. A failure in the first phase leaves the previous run intact and is
+    one `OutputError` line.
     """
     staged = sorted(p for p in staging.rglob("*") if p.is_file())
     files = {p.relative_to(staging).as_posix(): _describe(p) for p in staged}
+    pending: list[tuple[Path, Path]] = []
+    try:
+        for path in staged:
+            target = out / path.relative_to(staging)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            waiting = target.with_name(f".{target.name}{_PENDING}")
+            _move_beside(path, waiting)
+            pending.append((waiting, target))
+    except OSError as exc:
+        for waiting, _ in pending:
+            waiting.unlink(missing_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise OutputError(
+            f"{out}: cannot write the outputs ({_why(exc)}); earlier outputs kept"
+        ) from None
     (out / MANIFEST).unlink(missing_ok=True)
     fsync_dir(out)
-    for path in staged:
-        target = out / path.relative_to(staging)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
+    for waiting, target in pending:
+        os.replace(waiting, target)
     for folder in sorted({out, *((out / rel).parent for rel in files)}):
         fsync_dir(folder)
     for name in REPLACED_PAGES:  # e.g. the page of a note that was deleted since
@@ -144,9 +208,33 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
                 page.unlink(missing_ok=True)
     shutil.rmtree(staging, ignore_errors=True)
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
-    atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode())
+    try:
+        atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode())
+    except OSError as exc:
+        raise OutputError(f"{out}: outputs written but not the manifest ({_why(exc)})") from None
     fsync_dir(out)
     return manifest
+
+
+def _move_beside(path: Path, waiting: Path) -> None:
+    """Rename `path` to `waiting`; across devices, copy it there durably instead."""
+    try:
+        os.replace(path, waiting)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+        try:
+            with open(path, "rb") as src, open(waiting, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+                dst.flush()
+                os.fsync(dst.fileno())
+        except OSError:
+            waiting.unlink(missing_ok=True)
+            raise
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def _sha256(path: Path) -> str:

@@ -1,0 +1,203 @@
+"""The reliability catalog, round two: careless or hostile use of the command line.
+
+Each case builds its own inputs, runs `main`, and checks the contract: the exit status,
+exactly one clean stderr line where there is an error (no traceback, no raw control
+character), and that nobody's files were overwritten or lost.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from notechunk.cli import main
+
+NOTE = "# Note\n\nThe Zoji La pass links Srinagar with Leh at 3528 metres zqnote.\n"
+SRC_DIR = Path(__file__).resolve().parents[1] / "src"
+
+
+def notes(tmp: Path) -> Path:
+    src = tmp / "src"
+    src.mkdir()
+    (src / "a.md").write_text(NOTE)
+    return src
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    argv: Callable[[Path], list[str]]  # builds the inputs under tmp, returns the arguments
+    code: int
+    says: str = ""  # a fragment the stderr line must hold (for exit codes 1 and 2)
+    check: Callable[[Path], None] | None = None
+
+
+def _out_is_src(tmp: Path) -> list[str]:
+    src = notes(tmp)
+    (src / "qa").mkdir()
+    (src / "qa" / "summary.md").write_text("# My own summary zqmine\n")
+    (src / "stages").mkdir()
+    (src / "stages" / "plan.md").write_text("# Plan\n\nMy study plan zqplan.\n")
+    return ["run", str(src), "--out", str(src)]
+
+
+def _user_files_intact(tmp: Path) -> None:
+    assert "zqmine" in (tmp / "src" / "qa" / "summary.md").read_text()
+    assert (tmp / "src" / "stages" / "plan.md").is_file()
+    assert not (tmp / "src" / "chunks.jsonl.gz").exists()
+
+
+def _foreign_out(tmp: Path) -> list[str]:
+    src = notes(tmp)
+    out = tmp / "mine"
+    out.mkdir()
+    (out / "thesis.docx").write_bytes(b"keep me")
+    return ["run", str(src), "--out", str(out)]
+
+
+def _foreign_intact(tmp: Path) -> None:
+    assert sorted(p.name for p in (tmp / "mine").iterdir()) == ["thesis.docx"]
+
+
+def _out_holds_src(tmp: Path) -> list[str]:
+    parent = tmp / "all"
+    parent.mkdir()
+    src = notes(parent)
+    return ["run", str(src), "--out", str(parent)]
+
+
+def _failing_name(name: str) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        src = notes(tmp)
+        (src / name).write_bytes(b"\x00binary")
+        return ["run", str(src), "--out", str(tmp / "out")]
+
+    return build
+
+
+def _text_file(tmp: Path) -> list[str]:
+    (tmp / "notes.txt").write_text(NOTE)
+    return ["run", str(tmp / "notes.txt"), "--out", str(tmp / "out")]
+
+
+def _deep_toml(tmp: Path) -> list[str]:
+    src = notes(tmp)
+    (tmp / "c.toml").write_text("segmenter = " + "[" * 5000 + "]" * 5000 + "\n")
+    return ["run", str(src), "--out", str(tmp / "out"), "--config", str(tmp / "c.toml")]
+
+
+def _slow_markdown(tmp: Path) -> list[str]:
+    src = notes(tmp)
+    words = " ".join(f"w{k}." for k in range(300_000))
+    (src / "huge.md").write_text(f"# Huge\n\n{words}\n")
+    (tmp / "c.toml").write_text("[markdown]\ntimeout_s = 0.05\n")
+    return ["run", str(src), "--out", str(tmp / "out"), "--config", str(tmp / "c.toml")]
+
+
+def _only_huge_failed(tmp: Path) -> None:
+    import json
+
+    errors = json.loads((tmp / "out" / "qa" / "errors.json").read_text())
+    assert [(e["source"], e["stage"]) for e in errors] == [("huge.md", "chunk")]
+
+
+CASES = [
+    Case("out-is-src", _out_is_src, 2, "would hold the notes", _user_files_intact),
+    Case("out-foreign-folder", _foreign_out, 2, "not a notechunk output", _foreign_intact),
+    Case("out-holds-src", _out_holds_src, 2, "would hold the notes"),
+    Case("out-empty-string", lambda t: ["run", str(notes(t)), "--out", ""], 2, "--out is empty"),
+    Case("out-root", lambda t: ["run", str(notes(t)), "--out", "/"], 2, "would hold the notes"),
+    Case("src-text-file", _text_file, 2, "not a Markdown or spreadsheet file"),
+    Case("src-device", lambda t: ["run", "/dev/null", "--out", str(t / "o")], 2, "/dev/null"),
+    Case("config-show-missing", lambda t: ["config", "show", str(t / "nope")], 2, "no such"),
+    Case("toml-5000-deep", _deep_toml, 2, "nested too deeply"),
+    Case("name-with-newline", _failing_name("bad\nnotechunk: all fine.md"), 1, "bad\\n"),
+    Case("name-with-escape", _failing_name("bad\x1b]0;pwned\x07.md"), 1, "bad\\x1b]0;pwned"),
+    Case("markdown-time-limit", _slow_markdown, 1, "markdown.timeout_s", _only_huge_failed),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_cli_case(tmp_path: Path, capfd: pytest.CaptureFixture[str], case: Case) -> None:
+    code = main(case.argv(tmp_path))
+    err = capfd.readouterr().err
+    assert code == case.code, err
+    assert "Traceback" not in err
+    assert not any(ch in err for ch in "\x1b\x07\r"), repr(err)
+    if case.code:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("notechunk: "), err
+        assert case.says in lines[0], lines[0]
+    if case.check is not None:
+        case.check(tmp_path)
+
+
+def test_workers_are_clamped_to_the_cpus(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(notes(tmp_path)), "--out", str(tmp_path / "o"), "--workers", "64"]) == 0
+    err = capfd.readouterr().err
+    assert "--workers 64 is more than the" in err and len(err.strip().splitlines()) == 1
+
+
+def test_config_show_into_a_closed_pipe() -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC_DIR))
+    done = subprocess.run(
+        f"{sys.executable} -m notechunk config show | head -1",
+        shell=True,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.strip() == "# defaults"
+    assert done.stderr == "", done.stderr
+
+
+def test_disk_full_keeps_the_earlier_outputs(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src, out = notes(tmp_path), tmp_path / "out"
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    (src / "b.md").write_text(NOTE.replace("zqnote", "zqnew"))
+    import notechunk.io.jsonio as jsonio
+
+    real = jsonio.atomic_write_bytes
+
+    def full(path: Path, data: bytes, durable: bool = True) -> None:
+        if path.name == "flagged.json":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data, durable)
+
+    monkeypatch.setattr(jsonio, "atomic_write_bytes", full)
+    capfd.readouterr()
+    assert main(["run", str(src), "--out", str(out)]) == 1
+    err = capfd.readouterr().err.strip().splitlines()
+    assert (
+        len(err) == 1 and "No space left on device" in err[0] and "earlier outputs kept" in err[0]
+    )
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    assert after == before and not (out / ".staging").exists()
+
+
+def test_a_folder_on_another_device_is_published_by_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src, out = notes(tmp_path), tmp_path / "out"
+    real = os.replace
+
+    def cross(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> None:
+        if ".staging" in str(a) and ".staging" not in str(b) and f"{os.sep}qa{os.sep}" in str(b):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        real(a, b)
+
+    monkeypatch.setattr(os, "replace", cross)
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    assert (out / "qa" / "errors.json").read_text() == "[]\n"
+    assert not (out / ".staging").exists()
+    assert not [p for p in (out / "qa").iterdir() if p.name.startswith(".")]
