@@ -224,7 +224,7 @@ def render_report(
     `sources` maps chunk ids to their source files: when given, the flagged and lowest
     score tables link each chunk to its place in the source view (OUT/sources/).
     """
-    from notechunk.qa.sources import INDEX, SOURCES_DIR, chunk_href
+    from notechunk.qa.sources import INDEX, SOURCES_DIR, chunk_href, page_name
 
     def where(chunk_id: str, text: str) -> object:
         if sources is None or chunk_id not in sources:
@@ -277,7 +277,7 @@ def render_report(
     )
     src_rows = "".join(
         "<tr>"
-        + _td(src)
+        + _td(Link(src, f"{SOURCES_DIR}/{page_name(src)}") if sources is not None else src)
         + _td(v.source_type)
         + "".join(_td(x, "num") for x in (v.total, v.surviving, v.omitted, v.flagged))
         + _td(_one_decimal(v.avg_words), "num")
