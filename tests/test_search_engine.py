@@ -107,6 +107,19 @@ def test_control_characters_are_escaped(tmp_path: Path, capsys: pytest.CaptureFi
     assert "\\x1b[31mred" in shown and "\\u202eesrever" in shown and "e\\x1bvil.md" in shown
 
 
+def test_a_run_without_chunks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "empty.md").write_text("\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(tmp_path / "notes"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["search", str(out), "monsoon"]) == 0
+    captured = capsys.readouterr()
+    assert "No chunk matches" in captured.out and "has no chunks to search" in captured.err
+    res = engine.search(out, "monsoon", retriever="hybrid", embedder=HashEmbedder)
+    assert res.hits == ()
+
+
 def test_printable() -> None:
     assert printable("a\tb\nc\x00\x9b\u2028") == "a\tb\nc\\x00\\x9b\\u2028"
     assert printable("a\tb\nc", one_line=True) == "a\\tb\\nc"

@@ -70,8 +70,12 @@ class Bm25Index:
     @classmethod
     def build(cls, texts: Sequence[str], stem: bool = True) -> Bm25Index:
         import bm25s
+        import numpy as np
 
         fn = make_stem(stem)
+        if not texts:  # a run without chunks: bm25s cannot index nothing
+            empty = np.zeros(0, dtype=np.float32)
+            return cls(empty, np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int32), {}, 0, fn)
         corpus = [index_terms(t, fn) or [_EMPTY] for t in texts]
         model = bm25s.BM25(k1=K1, b=B)
         model.index(corpus, show_progress=False)

@@ -68,7 +68,8 @@ def load_or_embed(
             return np.load(path, mmap_mode="r", allow_pickle=False), False
         except (OSError, ValueError):
             path.unlink(missing_ok=True)
-    vecs = np.asarray(embedder.encode(list(texts())), dtype=np.float32)
+    docs = list(texts())
+    vecs = np.asarray(embedder.encode(docs) if docs else np.zeros((0, 1)), dtype=np.float32)
     tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,5 +86,7 @@ def dense_scores(vectors: np.ndarray, embedder: Embedder, query: str) -> np.ndar
     """Cosine similarity of every chunk to the query (vectors are normalised)."""
     import numpy as np
 
+    if vectors.shape[0] == 0:  # a run without chunks
+        return np.zeros(0, dtype=np.float64)
     q = np.asarray(embedder.encode([query]), dtype=np.float32)[0]
     return np.asarray(vectors @ q, dtype=np.float64)

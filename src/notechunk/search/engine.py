@@ -106,7 +106,8 @@ def search(
     hits = tuple(
         Hit(rank=n, score=score, chunk=parse(lines[i])) for n, (i, score) in enumerate(ranked, 1)
     )
-    return SearchResult(query=query, retriever=retriever, hits=hits, built=built)
+    notes = () if hits or chunk_lines(run) else (f"{out} has no chunks to search",)
+    return SearchResult(query=query, retriever=retriever, hits=hits, built=built, notes=notes)
 
 
 def _bm25(

@@ -85,7 +85,7 @@ def arrow_table(rows: Sequence[dict[str, Any]], vectors: Any | None) -> Any:
     """The chunks as a pyarrow Table: one column per field, plus `vector` if given."""
     import pyarrow as pa
 
-    names = list(dict.fromkeys(k for r in rows for k in r)) or ["id", "embed_text"]
+    names = list(dict.fromkeys(k for r in rows for k in r))
     columns: dict[str, Any] = {}
     for name in names:
         values = [r.get(name) for r in rows]
@@ -118,6 +118,8 @@ def build_index(
     db = db if db is not None else out / DEFAULT_DB
     lines = chunk_lines(run)
     rows = [json.loads(line) for line in lines]
+    if not rows:
+        raise UsageError(f"{out} has no chunks to index")
     notes: list[str] = []
     vectors, tag = None, None
     try:
