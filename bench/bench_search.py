@@ -25,8 +25,8 @@ from pathlib import Path
 
 from benchlib import RESULTS, ROOT, corpora_dir
 
-from notechunk.evaluate.corpora import load_questions
 from notechunk.evaluate.metrics import contains_answer, normalize
+from notechunk.evaluate.questions import load_questions
 from notechunk.search.bm25 import Bm25Index, index_terms, make_stem
 
 NOTECHUNK = [sys.executable, "-m", "notechunk"]
@@ -56,7 +56,9 @@ def latency(out: Path) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     for retriever in ("bm25", "dense", "hybrid"):
         try:
-            times[retriever] = [run("search", str(out), q, "--retriever", retriever) for q in QUERIES]
+            times[retriever] = [
+                run("search", str(out), q, "--retriever", retriever) for q in QUERIES
+            ]
         except subprocess.CalledProcessError:
             times[retriever] = []  # the dense extra is not installed
     return times
@@ -70,7 +72,7 @@ def chunks_of(out: Path) -> tuple[list[str], list[str]]:
 
 def recall(out: Path, questions_path: Path) -> dict[str, dict[str, float]]:
     embed, texts = chunks_of(out)
-    questions = load_questions(questions_path)
+    questions = load_questions(questions_path).questions
     result = {}
     for stem in (False, True):
         index = Bm25Index.build(embed, stem=stem)
@@ -79,7 +81,8 @@ def recall(out: Path, questions_path: Path) -> dict[str, dict[str, float]]:
             scores = index.scores(q.question)
             order = sorted(range(len(embed)), key=lambda i: -scores[i])[:100]
             answers = [normalize(a) for a in q.answers]
-            rank = next((k for k, i in enumerate(order, 1) if contains_answer(texts[i], answers)), 0)
+            hits = (k for k, i in enumerate(order, 1) if contains_answer(texts[i], answers))
+            rank = next(hits, 0)
             r1 += rank == 1
             r5 += 0 < rank <= 5
             mrr += 1 / rank if rank else 0
@@ -115,13 +118,15 @@ def main() -> None:
     if not args.skip_qa:
         sample = chunked("sample", ROOT / "src" / "notechunk" / "data" / "sample")
         qa = {"sample": recall(sample, ROOT / "src/notechunk/data/sample_questions.jsonl")}
-        for name, file in (("covid", "covid-qa-200423.json"), ("squad", "squad-v1.1-dev-reconstructed.json")):
+        sets = (("covid", "covid-qa-200423.json"), ("squad", "squad-v1.1-dev-reconstructed.json"))
+        for name, file in sets:
             data = WORK / f"{name}-data"
             if not (data / "questions.jsonl").is_file():
                 run("eval-convert", "squad", str(corpora / "qa" / file), "--out", str(data))
             qa[name] = recall(chunked(name, data / "corpus"), data / "questions.jsonl")
         report["stemming_recall"] = qa
-    (RESULTS / ("search-qa.json" if args.skip_latency else "search.json")).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    name = "search-qa.json" if args.skip_latency else "search.json"
+    (RESULTS / name).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
 
 

@@ -14,9 +14,16 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 SourceType = Literal["markdown", "spreadsheet"]
-Quality = Literal["ok", "short", "fragment", "too_long", "context_dead"]
+Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
 
-QUALITY_LABELS: tuple[Quality, ...] = ("ok", "short", "fragment", "too_long", "context_dead")
+QUALITY_LABELS: tuple[Quality, ...] = (
+    "ok",
+    "short",
+    "fragment",
+    "too_long",
+    "too_long_tokens",
+    "context_dead",
+)
 
 
 def count_words(text: str) -> int:
@@ -49,7 +56,8 @@ class Pieces:
     """Every piece of one file, with what is known of the file as a whole.
 
     `title` is the document's own title (front matter, OneNote page header) or None, in
-    which case finishing derives one from the file name; `flags` apply to every piece
+    which case finishing derives one from the file name ("" means none: a text given in
+    memory); `flags` apply to every piece
     (an encoding fallback, recovered text).
     """
 
@@ -67,10 +75,13 @@ class Chunk:
     """One retrieval unit, complete when made (by `finish.finish_file`).
 
     `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
-    sheet's real row number) for spreadsheets. `text` is the clean content; `embed_text`
-    is what a retriever should index: the context (title, heading path; for a row the
-    file's title, sheet and group) and then the text. Corpus passes add `duplicate_of`
-    and `retrieval_score` (None until scored).
+    sheet's real row number) for spreadsheets; `group` is the group header a row stands
+    under ("Jhelum River" above its dams), carried down the sheet. `text` is the clean
+    content; `embed_text` is what a retriever should index: the context (title, heading
+    path; for a row the file's title, sheet and group) and then the text. Corpus passes
+    add `duplicate_of` and `retrieval_score` (None until scored). `token_count` is the
+    number of tokens the configured tokenizer reads in `embed_text`, special tokens
+    included (None when no tokenizer is configured).
     """
 
     text: str
@@ -86,6 +97,7 @@ class Chunk:
     tags: tuple[str, ...] = ()
     embed_text: str = ""
     word_count: int = 0
+    token_count: int | None = None
     quality: Quality = "ok"
     omit: bool = False
     flags: tuple[str, ...] = ()
@@ -153,7 +165,9 @@ class FileError:
 class DiscardedRow:
     """A spreadsheet row dropped by a skip rule, with what a reviewer needs to judge it.
 
-    `rule` is `structural`, `mostly_numeric` or `too_few_fields`; `cells` keeps the row as
+    `rule` is `structural`, `mostly_numeric`, `too_few_fields`, `above_header` (a title or
+    note row above the header, not part of it), `repeated_header` (a page header repeated
+    down a printed report) or `empty_after_cleaning`; `cells` keeps the row as
     (header, value) pairs in column order; `measured` and `threshold` are the figures the
     rule compared (e.g. 0.86 numeric share against 0.8).
     """
@@ -197,9 +211,11 @@ class DiscardedRow:
 class SheetReport:
     """What happened to one sheet: the figures of the conservation invariant.
 
-    For a sheet that was read: data_rows (non-blank rows below the header) == chunks
-    (kept or omitted) + discarded. `status` is `read`, `hidden_skipped`, `empty` or
-    `failed`; `note` says why for anything but `read`.
+    For a sheet that was read: data_rows (non-blank rows other than the header rows) ==
+    chunks (kept or omitted) + discarded. `status` is `read`, `truncated`,
+    `hidden_skipped`, `empty` or `failed`; `note` says why for anything but `read`. A
+    truncated sheet counts its `unread_rows` (non-blank rows past `sheets.max_rows`) in
+    data_rows too, so its figures do not balance: it is not conserved, and says so.
     """
 
     source: str
@@ -211,6 +227,7 @@ class SheetReport:
     chunks: int
     discarded: int
     note: str = ""
+    unread_rows: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -77,6 +77,8 @@ def flag_reason(c: Chunk, cfg: Config) -> str:
         return f"context_dead: starts with{said}: {fate}"
     if c.quality == "too_long":
         return f"too_long: {c.word_count} words > {bands.max_words}: {fate}"
+    if c.quality == "too_long_tokens":
+        return f"too_long_tokens: {c.token_count} tokens > {cfg.max_tokens}: {fate}"
     if c.quality == "fragment":
         return f"fragment: {c.word_count} words < {bands.fragment_words}: {fate}"
     if c.quality == "short":
@@ -185,7 +187,10 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
         f" Conserved: {'yes' if sh.conserved else 'NO'}.",
     ]
     for b in sh.not_conserved:
-        lines.append(f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}")
+        unread = f" ({b.unread_rows} not read)" if b.unread_rows else ""
+        lines.append(
+            f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}{unread}"
+        )
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
     lines += ["", f"## Lowest retrieval scores ({len(m.lowest_retrieval_scores)})", ""]

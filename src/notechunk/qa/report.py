@@ -80,6 +80,7 @@ QUALITY_COLORS = {
     "short": "#d9a21b",
     "fragment": "#e07b39",
     "too_long": "#7d5ba6",
+    "too_long_tokens": "#5b6fa6",
     "context_dead": "#b8383d",
 }
 BASE_CSS = _CSS  # the source view's pages share the report's look

