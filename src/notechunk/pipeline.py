@@ -29,6 +29,7 @@ from notechunk.io.jsonio import dumps
 from notechunk.process import FileOutcome
 from notechunk.qa.artifacts import write_outputs
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.sources import file_reader
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,6 +54,7 @@ class Collected:
     files: int
     corpus: Corpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
 
 def collect(
@@ -73,7 +75,10 @@ def collect(
     corpus = gather((o.result for o in outcomes), found.errors)
     corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
     return Collected(
-        files=len(found.files), corpus=corpus, run_key=_run_key(cfg_key, outcomes, corpus.errors)
+        files=len(found.files),
+        corpus=corpus,
+        run_key=_run_key(cfg_key, outcomes, corpus.errors),
+        paths=tuple((f.rel, f.path) for f in found.files),
     )
 
 
@@ -138,7 +143,7 @@ def _score_and_publish(
     corpus, metrics = measure(got.corpus, cfg)
     staging = publish.staging_dir(out)
     try:
-        write_outputs(staging, corpus, metrics, cfg)
+        write_outputs(staging, corpus, metrics, cfg, file_reader(dict(got.paths)))
     except OSError as exc:
         publish.remove_leftovers(out)
         raise OutputError(

@@ -4,7 +4,8 @@ Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no
 path, so two runs over the same input give byte-identical files): chunks.jsonl.gz,
 stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
 qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
-semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html.
+semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html,
+sources/ (every chunk shown in its file: `qa.sources`).
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
 table of contents), so nothing omitted goes unexplained; each carries a `reason`.
 """
@@ -31,6 +32,7 @@ from notechunk.io.jsonio import (
 )
 from notechunk.qa.metrics import Metrics, location
 from notechunk.qa.report import render_report
+from notechunk.qa.sources import ReadSource, write_sources
 from notechunk.semantic import semantic_summary
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
@@ -204,8 +206,18 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -> None:
-    """Write every output file of a run into `folder` (the staging folder of OUT)."""
+def write_outputs(
+    folder: Path,
+    corpus: Corpus,
+    metrics: Metrics,
+    cfg: Config,
+    read_source: ReadSource | None = None,
+) -> None:
+    """Write every output file of a run into `folder` (the staging folder of OUT).
+
+    `read_source` gives a Markdown source's text for the source view (sources/); without
+    it the view shows each chunk's text instead of the file's lines.
+    """
     chunks = corpus.chunks
     write_jsonl(folder / "stages" / "markdown_chunks.jsonl", corpus.markdown)
     write_jsonl(folder / "stages" / "excel_chunks.jsonl", corpus.sheets)
@@ -230,4 +242,14 @@ def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
     write_json(qa / "errors.json", errors)
-    write_text(folder / "report.html", render_report(metrics, flagged, drows, errors, semantic))
+    where = {c.id: c.source for c in chunks}
+    write_sources(
+        folder,
+        corpus,
+        lambda c: flag_reason(c, cfg),
+        frozenset(c.id for c in chunks if is_flagged(c)),
+        read_source,
+    )
+    write_text(
+        folder / "report.html", render_report(metrics, flagged, drows, errors, semantic, where)
+    )
