@@ -34,8 +34,9 @@ from notechunk.errors import OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from notechunk.io.jsonio import dumps
-from notechunk.qa.artifacts import write_stream
+from notechunk.qa.artifacts import write_source_view, write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.sources import file_reader
 from notechunk.qa.termblock import TermBlock
 from notechunk.spilled import SpilledCorpus, deduped, spill, spilled_scores, with_score
 
@@ -62,6 +63,7 @@ class Collected:
     files: int
     corpus: Corpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,6 +74,7 @@ class Streamed:
     files: int
     spilled: SpilledCorpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
     def chunks(self) -> Iterator[Chunk]:
         return deduped(self.spilled)
@@ -110,6 +113,7 @@ def stream(
         files=len(found.files),
         spilled=spilled,
         run_key=_run_key(cfg_key, keys, spilled.errors),
+        paths=tuple((f.rel, f.path) for f in found.files),
     )
 
 
@@ -137,7 +141,7 @@ def collect(
         corpus = Corpus(
             chunks=tuple(got.chunks()), discarded=sc.discarded, reports=sc.reports, errors=sc.errors
         )
-    return Collected(files=got.files, corpus=corpus, run_key=got.run_key)
+    return Collected(files=got.files, corpus=corpus, run_key=got.run_key, paths=got.paths)
 
 
 def run(
@@ -227,7 +231,7 @@ def _score_and_write(
     sc = got.spilled
     scores = spilled_scores(sc)
     scored = (with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True))
-    return write_stream(
+    metrics = write_stream(
         staging,
         scored,
         surviving=sc.surviving,
@@ -236,6 +240,18 @@ def _score_and_write(
         errors=sc.errors,
         cfg=cfg,
     )
+    # the source view (qa.sources) still takes the whole corpus at once: the one output
+    # not yet streamed (its pages are per file, and the stream comes file by file)
+    corpus = Corpus(
+        chunks=tuple(
+            with_score(c, round(float(s), 4)) for c, s in zip(got.chunks(), scores, strict=True)
+        ),
+        discarded=sc.discarded,
+        reports=sc.reports,
+        errors=sc.errors,
+    )
+    write_source_view(staging, corpus, cfg, file_reader(dict(got.paths)))
+    return metrics
 
 
 def _cached_run_key(
