@@ -30,6 +30,9 @@ FILES = (
     "qa/discarded_rows.json",
     "qa/discarded_rows.csv",
     "report.html",
+    "sources/index.html",
+    "sources/history-bhakti-movement.md-37ccf8eb.html",
+    "sources/sheets-constitution_articles.csv-3242ad1c.html",
 )
 
 

@@ -27,6 +27,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+import numpy as np
+from numpy.typing import NDArray
+
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus, score
@@ -37,8 +40,9 @@ from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from notechunk.io.jsonio import dumps
 from notechunk.io.parquet import require_pyarrow
-from notechunk.qa.artifacts import write_stream
+from notechunk.qa.artifacts import write_source_view, write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.sources import file_reader
 from notechunk.qa.termblock import TermBlock
 from notechunk.spilled import SpilledCorpus, deduped, scored, spill, spilled_scores
 
@@ -65,6 +69,7 @@ class Collected:
     files: int
     corpus: Corpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,20 +80,38 @@ class Streamed:
     files: int
     spilled: SpilledCorpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
     def chunks(self) -> Iterator[Chunk]:
         return deduped(self.spilled)
 
-    def scored(self) -> Iterator[Chunk]:
-        """The chunks with their retrieval scores (the passes over the spill)."""
-        return scored(self.chunks(), spilled_scores(self.spilled))
+    def scores(self) -> NDArray[np.float64]:
+        """Every chunk's retrieval score, unrounded (the passes over the spill)."""
+        return spilled_scores(self.spilled)
 
-    surviving = property(lambda self: self.spilled.surviving)
-    n_markdown = property(lambda self: self.spilled.n_markdown)
-    n_sheets = property(lambda self: self.spilled.n_sheets)
-    discarded = property(lambda self: self.spilled.discarded)
-    reports = property(lambda self: self.spilled.reports)
-    errors = property(lambda self: self.spilled.errors)
+    @property
+    def surviving(self) -> int:
+        return self.spilled.surviving
+
+    @property
+    def n_markdown(self) -> int:
+        return self.spilled.n_markdown
+
+    @property
+    def n_sheets(self) -> int:
+        return self.spilled.n_sheets
+
+    @property
+    def discarded(self) -> tuple[DiscardedRow, ...]:
+        return self.spilled.discarded
+
+    @property
+    def reports(self) -> tuple[SheetReport, ...]:
+        return self.spilled.reports
+
+    @property
+    def errors(self) -> tuple[FileError, ...]:
+        return self.spilled.errors
 
 
 class Passes(Protocol):
@@ -111,7 +134,10 @@ class Passes(Protocol):
     def reports(self) -> tuple[SheetReport, ...]: ...
     @property
     def errors(self) -> tuple[FileError, ...]: ...
-    def scored(self) -> Iterator[Chunk]: ...
+    @property
+    def paths(self) -> tuple[tuple[str, Path], ...]: ...
+    def chunks(self) -> Iterator[Chunk]: ...
+    def scores(self) -> NDArray[np.float64]: ...
 
 
 def stream(
@@ -147,6 +173,7 @@ def stream(
         files=len(found.files),
         spilled=spilled,
         run_key=_run_key(cfg, cfg_key, keys, spilled.errors),
+        paths=tuple((f.rel, f.path) for f in found.files),
     )
 
 
@@ -174,7 +201,7 @@ def collect(
         corpus = Corpus(
             chunks=tuple(got.chunks()), discarded=sc.discarded, reports=sc.reports, errors=sc.errors
         )
-    return Collected(files=got.files, corpus=corpus, run_key=got.run_key)
+    return Collected(files=got.files, corpus=corpus, run_key=got.run_key, paths=got.paths)
 
 
 def run(
@@ -297,7 +324,11 @@ def _passes(
             progress=progress,
         )
         got = gather(datasets, len(found.files), [*found.errors, *died])
-        yield replace(got, run_key=_run_key(cfg, cfg_key, got.keys, got.errors))
+        yield replace(
+            got,
+            run_key=_run_key(cfg, cfg_key, got.keys, got.errors),
+            paths=tuple((f.rel, f.path) for f in found.files),
+        )
 
 
 def _write(got: Passes, staging: Path, cfg: Config, progress: Progress | None) -> Metrics:
@@ -305,15 +336,26 @@ def _write(got: Passes, staging: Path, cfg: Config, progress: Progress | None) -
     (metrics counted on the way)."""
     if progress:
         progress("qa", 0, 1)
-    return write_stream(
+    scores = got.scores()
+    metrics = write_stream(
         staging,
-        got.scored(),
+        scored(got.chunks(), scores),
         surviving=got.surviving,
         discarded=got.discarded,
         reports=got.reports,
         errors=got.errors,
         cfg=cfg,
     )
+    # the source view (qa.sources) still takes the whole corpus at once: the one output
+    # not yet streamed (its pages are per file, and the stream comes file by file)
+    corpus = Corpus(
+        chunks=tuple(scored(got.chunks(), scores)),
+        discarded=got.discarded,
+        reports=got.reports,
+        errors=got.errors,
+    )
+    write_source_view(staging, corpus, cfg, file_reader(dict(got.paths)))
+    return metrics
 
 
 def _cached_run_key(

@@ -8,8 +8,8 @@ broadcast `Layout`, each block's statistics counted there), document frequencies
 aggregated across blocks (a reduce task: `merge_stats`), postings weighed blockwise
 with the broadcast statistics, the index laid out in one task
 (`qa.bm25index.fill_index`), then every block scored against the broadcast index.
-`RayCorpus.scored` streams the chunks to the driver in output order, duplicates marked
-and scores set, for `qa.artifacts.write_stream`: the same bytes as the local engine.
+`RayCorpus.chunks` streams the chunks to the driver in output order, duplicates marked,
+for `qa.artifacts.write_stream`: the same bytes as the local engine.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -39,7 +40,7 @@ from notechunk.engines.raytasks import (
     unpack_stats,
 )
 from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
-from notechunk.spilled import chunk_scores, mark_duplicates, scored
+from notechunk.spilled import chunk_scores, mark_duplicates
 
 if TYPE_CHECKING:
     from ray.data import Dataset
@@ -61,14 +62,15 @@ class RayCorpus:
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
     run_key: str | None = field(default=None)
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
     @property
     def surviving(self) -> int:
         return int(np.count_nonzero(~self.omitted & (self.original < 0)))
 
-    def scored(self) -> Iterator[Chunk]:
-        """Every chunk in output order, duplicates marked, retrieval scores set."""
-        return scored(mark_duplicates(self._results(), self.original), self.scores())
+    def chunks(self) -> Iterator[Chunk]:
+        """Every chunk in output order, duplicates marked (streamed from the dataset)."""
+        return mark_duplicates(self._results(), self.original)
 
     def _results(self) -> Iterator[FileResult]:
         dec = msgspec.msgpack.Decoder(FileResult)

@@ -49,7 +49,7 @@ RowKey = tuple[str, int, int]  # (kind, file, part): a row's place in output ord
 
 
 def pack(arrays: Sequence[NDArray[Any]]) -> bytes:
-    """numpy arrays as one bytes value (the .npy format, no pickle)."""
+    """numpy arrays as one bytes value (the .npy format; objects refused)."""
     buf = io.BytesIO()
     buf.write(_LEN.pack(len(arrays)))
     for a in arrays:

@@ -35,6 +35,7 @@ from notechunk.io.jsonio import (
 from notechunk.io.parquet import ChunkParquetWriter
 from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
 from notechunk.qa.report import MAX_TABLE_ROWS, render_report
+from notechunk.qa.sources import ReadSource, write_sources
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
@@ -238,8 +239,16 @@ class SemanticTally:
         }
 
 
-def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -> None:
-    """Write every output file of an in-memory corpus into `folder` (as `write_stream`)."""
+def write_outputs(
+    folder: Path,
+    corpus: Corpus,
+    metrics: Metrics,
+    cfg: Config,
+    read_source: ReadSource | None = None,
+) -> None:
+    """Write every output file of an in-memory corpus into `folder` (as `write_stream`,
+    then the source view). `read_source` gives a Markdown source's text for the source
+    view (sources/); without it the view shows each chunk's text instead of its lines."""
     surviving = sum(1 for c in corpus.chunks if not c.omit)
     got = write_stream(
         folder,
@@ -252,6 +261,20 @@ def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -
     )
     if got != metrics:
         raise ValueError("write_outputs: metrics do not match the corpus")
+    write_source_view(folder, corpus, cfg, read_source)
+
+
+def write_source_view(
+    folder: Path, corpus: Corpus, cfg: Config, read_source: ReadSource | None
+) -> None:
+    """OUT/sources/: one page per source file and an index (qa.sources)."""
+    write_sources(
+        folder,
+        corpus,
+        lambda c: flag_reason(c, cfg),
+        frozenset(c.id for c in corpus.chunks if is_flagged(c)),
+        read_source,
+    )
 
 
 def write_stream(
@@ -328,7 +351,10 @@ def write_stream(
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
     write_json(qa / "errors.json", errs)
-    html = render_report(metrics, head, drows, errs, semantic, flagged_total=n_flagged)
+    where = {r["id"]: r["source"] for r in head} | {c.id: c.source for *_, c in tally.lowest}
+    html = render_report(
+        metrics, head, drows, errs, semantic, sources=where, flagged_total=n_flagged
+    )
     write_text(folder / "report.html", html)
     return metrics
 
