@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PeriodSegmenter
-from notechunk.config import Config, MarkdownConfig
+from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.markdown import chunk_markdown, layout_markdown
 from notechunk.markdown.windows import window_ranges
 
@@ -67,7 +67,8 @@ def test_bullet_merge_forward_records_both_paths() -> None:
         "# Rivers\n## Peninsular\n- Godavari\n- Krishna\n\n"
         "## Himalayan\nThe Ganga rises at Gangotri. It flows east to the Bay of Bengal.\n"
     )
-    chunks = chunk_markdown(doc, "r.md", Config(), PeriodSegmenter())
+    seed = replace(Config(), enrich=EnrichConfig(merge_sections=False))  # the seed's merge
+    chunks = chunk_markdown(doc, "r.md", seed, PeriodSegmenter())
     assert len(chunks) == 1
     c = chunks[0]
     assert "merged_bullets" in c.flags

@@ -173,6 +173,33 @@ class QAConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EnrichConfig:
+    """Enrichment passes (issue 12): what makes a chunk stand alone in `embed_text`.
+
+    `merge_sections`: consecutive tiny sibling sections (each under
+    `markdown.bullet_merge_under_words`) become one chunk under their parent, each
+    sub-heading kept inline. `references`: "the Act", "he", "these rights" at the start of
+    a chunk resolved from the file (`resolved`) or flagged `dangling:<phrase>`; found by
+    `references_backend` ("rules", or "spacy:<pipeline>" for entity antecedents).
+    `acronyms`: a corpus glossary from the notes' own definitions (plus the `glossary`
+    file, one `ACRONYM: expansion` a line) expands each acronym once per chunk.
+    """
+
+    merge_sections: bool = True
+    references: bool = True
+    references_backend: str = "rules"
+    acronyms: bool = True
+    glossary: str = ""
+
+    def __post_init__(self) -> None:
+        backend = self.references_backend
+        _check(
+            backend == "rules" or (backend.startswith("spacy:") and len(backend) > 6),
+            'enrich.references_backend must be "rules" or "spacy:<pipeline>"',
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
     segmenter: str = "default"
     markdown: MarkdownConfig = field(default_factory=MarkdownConfig)
@@ -182,6 +209,7 @@ class Config:
     sheets: SheetsConfig = field(default_factory=SheetsConfig)
     dedupe: DedupeConfig = field(default_factory=DedupeConfig)
     qa: QAConfig = field(default_factory=QAConfig)
+    enrich: EnrichConfig = field(default_factory=EnrichConfig)
 
     def __post_init__(self) -> None:
         _check(bool(self.segmenter.strip()), "segmenter must not be empty")
@@ -306,6 +334,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
         kwargs["dedupe"] = _build(DedupeConfig, data["dedupe"], "dedupe")
     if "qa" in data:
         kwargs["qa"] = _build(QAConfig, data["qa"], "qa")
+    if "enrich" in data:
+        kwargs["enrich"] = _build(EnrichConfig, data["enrich"], "enrich")
     return Config(**kwargs)
 
 
@@ -324,9 +354,13 @@ def load_config(path: Path) -> Config:
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML (nested too deeply)") from None
     try:
-        return config_from_dict(data)
+        cfg = config_from_dict(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    glossary = cfg.enrich.glossary
+    if glossary and not Path(glossary).is_absolute():  # relative to the config file
+        cfg = replace(cfg, enrich=replace(cfg.enrich, glossary=str(path.parent / glossary)))
+    return cfg
 
 
 def resolve_config(src: Path | None, explicit: Path | None) -> tuple[Config, Path | None]:
@@ -344,7 +378,7 @@ def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
     lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
-    for table in ("markdown", "sheets", "dedupe", "qa"):
+    for table in ("markdown", "sheets", "dedupe", "qa", "enrich"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
         lines.append("")

@@ -1,7 +1,8 @@
 """finish_file: one file's pieces into complete chunks, purely (no corpus knowledge needed).
 
 Order: normalise the text -> label it (word count and quality from the normalised text,
-so the two always agree) -> semantic type -> context and `embed_text` -> stable id.
+so the two always agree) -> semantic type -> context and `embed_text` -> stable id ->
+opening references resolved (`enrich.references`, which adds to `embed_text` only).
 A piece whose text normalises to nothing carries no content and yields no chunk.
 
 `embed_text` is what a retriever should index (SPEC §1.4): the context, joined by " > "
@@ -21,6 +22,9 @@ from pathlib import PurePosixPath
 
 from notechunk.chunk import Chunk, Piece, Pieces, SourceType
 from notechunk.config import Config
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
+from notechunk.enrich.references import resolve_references
 from notechunk.quality import assess
 from notechunk.semantic import semantic_type
 
@@ -96,9 +100,11 @@ def chunk_id(
     return h.hexdigest()[:16]
 
 
-def finish_file(doc: Pieces, cfg: Config) -> tuple[Chunk, ...]:
+def finish_file(doc: Pieces, cfg: Config, finder: NameFinder | None = None) -> tuple[Chunk, ...]:
     """Complete chunks of one file, in piece order. Ids are unique within the file: the
-    same text at the same place twice (overlapping windows) gets a `-1`, `-2` suffix."""
+    same text at the same place twice (overlapping windows) gets a `-1`, `-2` suffix.
+    With `enrich.references`, opening references are resolved last (enrich.references),
+    by `finder` (built from the config when not given)."""
     title = doc.title or title_from_name(doc.source)
     seen: dict[str, int] = {}
     out: list[Chunk] = []
@@ -111,7 +117,9 @@ def finish_file(doc: Pieces, cfg: Config) -> tuple[Chunk, ...]:
         if n is not None:
             chunk = replace(chunk, id=f"{chunk.id}-{n + 1}")
         out.append(chunk)
-    return tuple(out)
+    if not cfg.enrich.references:
+        return tuple(out)
+    return resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
 
 
 def _finish_piece(doc: Pieces, piece: Piece, title: str, cfg: Config) -> Chunk | None:

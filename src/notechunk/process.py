@@ -15,6 +15,8 @@ from pathlib import Path
 from notechunk.chunk import FileError, FileResult, Pieces
 from notechunk.config import Config
 from notechunk.discover import SourceFile
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
 from notechunk.finish import finish_file
 from notechunk.io.cache import Cache, file_key
@@ -40,7 +42,12 @@ def failed(rel: str, stage: str, reason: str) -> FileResult:
 
 
 def process_markdown(
-    rel: str, data: bytes, cfg: Config, segmenter: Segmenter, parser: BlockParser
+    rel: str,
+    data: bytes,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: BlockParser,
+    finder: NameFinder | None = None,
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks."""
     try:
@@ -57,7 +64,7 @@ def process_markdown(
         )
     if decoded.flags:
         pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
-    return FileResult(source=rel, chunks=finish_file(pieces, cfg))
+    return FileResult(source=rel, chunks=finish_file(pieces, cfg, finder))
 
 
 def process_sheet(path: Path, rel: str, cfg: Config) -> FileResult:
@@ -79,6 +86,7 @@ def process_batch(
     """Process files in order; results without errors are cached under `cache_root`."""
     segmenter = get_segmenter(cfg.segmenter)
     parser = make_block_parser()
+    finder = get_finder(cfg.enrich.references_backend)
     cache = Cache(cache_root) if cache_root is not None else None
     out: list[FileOutcome] = []
     for f in files:
@@ -94,7 +102,7 @@ def process_batch(
             out.append(FileOutcome(hit, key))
             continue
         if f.kind == "markdown":
-            result = process_markdown(f.rel, data, cfg, segmenter, parser)
+            result = process_markdown(f.rel, data, cfg, segmenter, parser, finder)
         else:
             del data  # the sheet reader streams the file itself
             result = process_sheet(f.path, f.rel, cfg)

@@ -38,12 +38,14 @@ class Sentence:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Window:
-    """A run of sentences: `parts` are (section index, start, end) sentence ranges."""
+    """A run of sentences: `parts` are (section index, start, end) sentence ranges;
+    `inline` are the sections whose heading the text says inline (merged tiny sections)."""
 
     parts: tuple[tuple[int, int, int], ...]
     words: int
     bullet: bool
     merged: bool = False
+    inline: tuple[int, ...] = ()
 
 
 def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
@@ -163,4 +165,10 @@ def _join(a: Window, b: Window, sentences: Sequence[Sequence[Sentence]]) -> Wind
     else:
         parts.extend(b.parts)
     words = sum(x.words for s, i, j in parts for x in sentences[s][i:j])
-    return Window(parts=tuple(parts), words=words, bullet=a.bullet or b.bullet, merged=True)
+    return Window(
+        parts=tuple(parts),
+        words=words,
+        bullet=a.bullet or b.bullet,
+        merged=True,
+        inline=a.inline + b.inline,
+    )
