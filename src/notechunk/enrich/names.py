@@ -105,7 +105,11 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     body = text[begin : year.end() if year else end]
     body = " ".join(body.replace("’s", "'s").split())
     keys = [head_key(w) for w in words]
-    heads = {keys[-1]} | {keys[i] for i in range(1, len(words) - 1) if words[i + 1] == "of"}
+    # the head is the word before "of" ("Part IV of the Constitution" is a part) and the
+    # last word unless an "of the" comes before it ("Government of India Act" is an act)
+    heads = {keys[i] for i in range(1, len(words) - 1) if words[i + 1] == "of"}
+    if not any(words[i] == "of" and words[i + 1] == "the" for i in range(len(words) - 1)):
+        heads.add(keys[-1])
     out += [Name(text=body, start=begin, head=h, person=False) for h in sorted(heads)]
     plain = not any(k in INSTITUTIONS for k in keys) and not any(
         w.casefold() in CONNECTORS or w.endswith(("'s", "’s")) for w in words
@@ -129,10 +133,13 @@ def _person_words(words: list[str]) -> list[str]:
 
 
 def heading_names(heading: str, finder: NameFinder) -> list[Name]:
-    """Names a heading says; a short heading of capitalised words that is not an
-    institution or a facet ("Ashoka", "Rani Lakshmibai") may be a person's name too."""
+    """Names a heading says, the heading itself named by its last word, and a short
+    heading of capitalised words that is not an institution ("Ashoka", "Rani
+    Lakshmibai") as a person's name."""
     out = finder.names(heading)
     words = heading.split()
+    if len(words) >= 2:  # "Arabian Sea branch" is a branch
+        out.append(Name(text=heading, start=0, head=head_key(words[-1]), person=False))
     if 1 <= len(words) <= 3 and all(w[:1].isupper() for w in words):
         if not any(head_key(w) in INSTITUTIONS for w in words):
             out.append(Name(text=heading, start=0, head="", person=True))

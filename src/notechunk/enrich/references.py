@@ -28,15 +28,24 @@ from typing import Literal
 
 from notechunk.chunk import Chunk
 from notechunk.enrich.compose import annotate, body_start
-from notechunk.enrich.names import INSTITUTIONS, Name, NameFinder, head_key, heading_names
+from notechunk.enrich.names import Name, NameFinder, head_key, heading_names
 
 Kind = Literal["named", "person", "topic"]
 LOOKBACK = 20  # earlier chunks of a section searched for an antecedent, nearest first
 _DET = r"(?:[Tt]he\s+(?:said|above|aforesaid|aforementioned|same)\s+|[Tt]h(?:e|is|at|ese|ose)\s+)"
-_NAMED = re.compile(rf"(?<!\w){_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z]|of\s+[A-Z])|[\w-])")
+_NAMED = re.compile(rf"(?<!\w){_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
 _MARKED = re.compile(r"(?<!\w)[Tt]he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
 _FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?:\s+([a-z]+))?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
+# Capitalised after "the"/"this", these nouns point at one of many earlier-named things
+# ("the Act" of several); singletons of a domain ("the State", "the Constitution") do not.
+REFERENCE_HEADS = frozenset(
+    """act bill court commission committee council scheme policy mission treaty company
+    board report plan movement amendment tribunal code convention declaration resolution
+    agreement pact accord order ordinance regulation programme program fund corporation
+    session conference summit charter doctrine directive proclamation revolt rebellion war
+    battle dynasty yojana abhiyan""".split()
+)
 PERSON_WORDS = frozenset({"He", "She", "His", "Her"})
 TOPIC_WORDS = frozenset({"It", "They", "This", "These", "Its", "Their", "Those"})
 DEMONSTRATIVES = frozenset({"This", "These", "That", "Those"})
@@ -88,7 +97,7 @@ def find_mentions(text: str) -> list[Mention]:
         elif word in TOPIC_WORDS and not _NAMED.match(sentence, start):
             found[word] = Mention(phrase=word, kind="topic", head="", start=start)
     for m in _NAMED.finditer(sentence):
-        if head_key(m.group(1)) in INSTITUTIONS:
+        if head_key(m.group(1)) in REFERENCE_HEADS:
             phrase = " ".join(m.group(0).split())
             mention = Mention(phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start())
             found.setdefault(phrase, mention)
