@@ -60,7 +60,9 @@ def expand(
     (enrich.glossary). Runs before dedupe, which then sees the final `embed_text`."""
     stats = merge_glossary_stats(glossary_stats(r.chunks) for r in results)
     glossary = build_glossary(stats, user)
-    return replace(corpus, chunks=tuple(expand_acronyms(corpus.chunks, glossary)), glossary=glossary)
+    return replace(
+        corpus, chunks=tuple(expand_acronyms(corpus.chunks, glossary)), glossary=glossary
+    )
 
 
 def dedupe_key(chunk: Chunk, cfg: DedupeConfig) -> str:

@@ -172,15 +172,15 @@ def definitions(text: str) -> list[tuple[str, str]]:
             if long:
                 out.append((acronym_key(inner), long))
             continue
-        acr = re.search(r"([A-Z][A-Za-z0-9&-]+)\s*$", text[: m.start()])
-        if acr and acronym_shaped(acr.group(1)) and " " in inner:
-            long = long_form(acronym_key(acr.group(1)), inner)
+        lead = re.search(r"([A-Z][A-Za-z0-9&-]+)\s*$", text[: m.start()])
+        if lead and acronym_shaped(lead.group(1)) and " " in inner:
+            long = long_form(acronym_key(lead.group(1)), inner)
             if long and long == inner.removeprefix("the ").removeprefix("The "):
-                out.append((acronym_key(acr.group(1)), long))
+                out.append((acronym_key(lead.group(1)), long))
     for m in _LINE_DEF.finditer(text):
-        acr, long = acronym_key(m.group(1)), m.group(2).strip()
-        if acronym_shaped(acr) and long_form(acr, long) == long:
-            out.append((acr, long))
+        acr, said = acronym_key(m.group(1)), m.group(2).strip()
+        if acronym_shaped(acr) and long_form(acr, said) == said:
+            out.append((acr, said))
     out += _column_pairs(text)
     return out
 

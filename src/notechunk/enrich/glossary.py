@@ -28,11 +28,11 @@ _USER_LINE = re.compile(r"^\s*([^\s:=,\t]+)\s*(?::|=|,|\t| - | – )\s*(.+?)\s*$
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GlossaryStats:
-    """Counts over a slice of the corpus. `defined[acronym][long form casefolded]` is
-    (how often, the first spelling in sort order, the first source in sort order);
-    `used[acronym]` the number of surviving chunks using it. Never mutated."""
+    """Counts over a slice of the corpus. `defined[acronym][long form]` is (how often,
+    the first source in sort order); `used[acronym]` the number of surviving chunks
+    using it. Never mutated."""
 
-    defined: Mapping[str, Mapping[str, tuple[int, str, str]]] = field(default_factory=dict)
+    defined: Mapping[str, Mapping[str, tuple[int, str]]] = field(default_factory=dict)
     used: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -59,11 +59,11 @@ class Glossary:
 
 def glossary_stats(chunks: Iterable[Chunk]) -> GlossaryStats:
     """The definitions and uses of a slice of chunks (omitted ones define, never use)."""
-    defined: dict[str, dict[str, tuple[int, str, str]]] = {}
+    defined: dict[str, dict[str, tuple[int, str]]] = {}
     used: Counter[str] = Counter()
     for c in chunks:
         for acr, long in definitions(c.text):
-            _add(defined.setdefault(acr, {}), long.casefold(), (1, long, c.source))
+            _add(defined.setdefault(acr, {}), long, (1, c.source))
         if not c.omit:
             used.update(uses(c.text))
     return GlossaryStats(defined=defined, used=dict(used))
@@ -76,7 +76,7 @@ def merge_stats(a: GlossaryStats, b: GlossaryStats) -> GlossaryStats:
 
 def merge_all(parts: Iterable[GlossaryStats]) -> GlossaryStats:
     """The counts of many slices together, in one pass."""
-    defined: dict[str, dict[str, tuple[int, str, str]]] = {}
+    defined: dict[str, dict[str, tuple[int, str]]] = {}
     used: Counter[str] = Counter()
     for part in parts:
         for acr, longs in part.defined.items():
@@ -87,21 +87,30 @@ def merge_all(parts: Iterable[GlossaryStats]) -> GlossaryStats:
     return GlossaryStats(defined=defined, used=dict(used))
 
 
-def _add(into: dict[str, tuple[int, str, str]], key: str, value: tuple[int, str, str]) -> None:
+def _add(into: dict[str, tuple[int, str]], key: str, value: tuple[int, str]) -> None:
     old = into.get(key)
-    if old is None:
-        into[key] = value
-    else:
-        into[key] = (old[0] + value[0], min(old[1], value[1]), min(old[2], value[2]))
+    into[key] = value if old is None else (old[0] + value[0], min(old[1], value[1]))
+
+
+def _ranked(longs: Mapping[str, tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """(count, spelling, first source) per long form ignoring case, most given first; a
+    form is spelled as most often (ties: the first in sort order)."""
+    groups: dict[str, list[tuple[str, int, str]]] = {}
+    for long, (n, source) in longs.items():
+        groups.setdefault(long.casefold(), []).append((long, n, source))
+    out = []
+    for forms in groups.values():
+        spelling = min(forms, key=lambda f: (-f[1], f[0]))[0]
+        out.append((sum(f[1] for f in forms), spelling, min(f[2] for f in forms)))
+    return sorted(out, key=lambda v: (-v[0], v[1].casefold(), v[1]))
 
 
 def build_glossary(stats: GlossaryStats, user: Sequence[tuple[str, str]] = ()) -> Glossary:
     """Each acronym's expansion (user file first, else the corpus's most frequent)."""
     entries: dict[str, Entry] = {}
     for acr, longs in sorted(stats.defined.items()):
-        ranked = sorted(longs.values(), key=lambda v: (-v[0], v[1].casefold(), v[1]))
-        count, best, source = ranked[0]
-        del count
+        ranked = _ranked(longs)
+        _, best, source = ranked[0]
         entries[acr] = Entry(
             acronym=acr,
             expansion=best,

@@ -19,7 +19,9 @@ from typing import Protocol
 _CAP = r"(?:[A-Z](?:\.[A-Z])*\.|[A-Z][\w'’-]*)"
 _CONN = r"(?:of|and|for|the|on|in|de|da|ud|al|&)"
 _PHRASE = re.compile(rf"(?<![\w.]){_CAP}(?:\s+(?:{_CONN}\s+)*{_CAP})*")
+_NUMERAL = re.compile(r"[IVXLC]+")
 _YEAR = re.compile(r",?\s+(?:of\s+)?\(?(\d{4})\)?(?!\d)")
+_PREPOSITIONS = frozenset({"of", "to", "for", "against", "on", "in", "from"})
 CONNECTORS = frozenset("of and for the on in de da ud al &".split())
 STARTERS = frozenset(
     """the this that these those a an in on at by under after before from during since its
@@ -107,7 +109,7 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     keys = [head_key(w) for w in words]
     # the head is the word before "of" ("Part IV of the Constitution" is a part) and the
     # last word unless an "of the" comes before it ("Government of India Act" is an act)
-    heads = {keys[i] for i in range(1, len(words) - 1) if words[i + 1] == "of"}
+    heads = {_head_before(words, i) for i in range(1, len(words) - 1) if words[i + 1] == "of"}
     if not any(words[i] == "of" and words[i + 1] == "the" for i in range(len(words) - 1)):
         heads.add(keys[-1])
     out += [Name(text=body, start=begin, head=h, person=False) for h in sorted(heads)]
@@ -117,6 +119,13 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     if plain and not titled and len(words) <= 4:
         out.append(Name(text=" ".join(words), start=begin, head="", person=True))
     return out
+
+
+def _head_before(words: list[str], i: int) -> str:
+    """The head noun ending at words[i], skipping a number ("Part IV" is a part)."""
+    if i > 0 and (_NUMERAL.fullmatch(words[i]) or words[i].isdigit()):
+        i -= 1
+    return head_key(words[i])
 
 
 def _person_words(words: list[str]) -> list[str]:
@@ -138,8 +147,10 @@ def heading_names(heading: str, finder: NameFinder) -> list[Name]:
     Lakshmibai") as a person's name."""
     out = finder.names(heading)
     words = heading.split()
-    if len(words) >= 2:  # "Arabian Sea branch" is a branch
+    if len(words) >= 2:  # "Arabian Sea branch" is a branch, "Right to Equality" a right
         out.append(Name(text=heading, start=0, head=head_key(words[-1]), person=False))
+        if len(words) >= 3 and words[1] in _PREPOSITIONS:
+            out.append(Name(text=heading, start=0, head=head_key(words[0]), person=False))
     if 1 <= len(words) <= 3 and all(w[:1].isupper() for w in words):
         if not any(head_key(w) in INSTITUTIONS for w in words):
             out.append(Name(text=heading, start=0, head="", person=True))

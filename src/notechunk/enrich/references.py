@@ -99,7 +99,9 @@ def find_mentions(text: str) -> list[Mention]:
     for m in _NAMED.finditer(sentence):
         if head_key(m.group(1)) in REFERENCE_HEADS:
             phrase = " ".join(m.group(0).split())
-            mention = Mention(phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start())
+            mention = Mention(
+                phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start()
+            )
             found.setdefault(phrase, mention)
     for m in _MARKED.finditer(sentence):
         phrase = " ".join(m.group(0).split())
@@ -124,7 +126,8 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
             out.append(c)
             continue
         earlier = [
-            j for j in range(k - 1, max(-1, k - 1 - LOOKBACK), -1)
+            j
+            for j in range(k - 1, max(-1, k - 1 - LOOKBACK), -1)
             if chunks[j].section_path == c.section_path
         ]
         resolved: list[tuple[str, str]] = []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
-from notechunk.enrich.sections import common_parent, inline_text, merge_tiny_sections
+from notechunk.enrich import sections as tiny  # a module: enrich.sections imports windows
 from notechunk.finish import finish_file
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.windows import (
@@ -46,7 +46,7 @@ def layout_markdown(
     ]
     if cfg.enrich.merge_sections:
         paths = [s.path for s in parsed.sections]
-        windows = merge_tiny_sections(windows, sentences, paths, cfg.markdown)
+        windows = tiny.merge_tiny_sections(windows, sentences, paths, cfg.markdown)
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
 
@@ -83,12 +83,12 @@ def markdown_pieces(
         flags = ("merged_bullets",) if w.merged else ()
         text = window_text(w, lay.sentences)
         if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
-            text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
+            text = tiny.inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
             flags = (*flags, "merged_sections")
         pieces.append(
             Piece(
                 text=text,
-                section_path=common_parent(paths) if w.inline else paths[0],
+                section_path=tiny.common_parent(paths) if w.inline else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
                 lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
                 flags=flags,
