@@ -133,9 +133,11 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
         resolved: list[tuple[str, str]] = []
         flags: list[str] = []
         embed = c.embed_text
+        opening = first_sentence(c.text)
+        before = [_names_before(chunks[j].text, names_of(j), opening) for j in earlier]
         for m in mentions:
             own = [n for n in names_of(k) if n.start < m.start]
-            found = _antecedent(m, own, [names_of(j) for j in earlier], c, finder)
+            found = _antecedent(m, own, before, c, finder)
             if found is None:
                 flags.append(f"dangling:{m.phrase.casefold()}")
                 continue
@@ -150,6 +152,13 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
             )
         )
     return tuple(out)
+
+
+def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
+    """The names of an earlier chunk that precede the later chunk's opening sentence
+    (overlapping windows share it; what follows it in the earlier chunk comes later)."""
+    at = text.find(opening)
+    return names if at < 0 else [n for n in names if n.start < at]
 
 
 def _antecedent(

@@ -3,7 +3,8 @@
 Notes are full of `## Treatment` sections whose whole text is "Doxycycline": a one-word
 chunk that only its heading makes meaningful. A run of at least two consecutive windows,
 each a whole section of fewer than `bullet_merge_under_words` words, whose sections are
-siblings (the same parent path), optionally led by their parent's own whole tiny body,
+siblings (the same parent path), optionally led by their parent's own whole tiny body
+(a section followed by its own tiny children leads them rather than joining its siblings),
 becomes one window while it stays within the cap (`bullet_merge_cap_words`, and
 `window_max_words` when that is set), counting the sub-headings it says inline
 ("Treatment: Doxycycline"). The runner gives the merged chunk the parent's path, every
@@ -40,15 +41,18 @@ def merge_tiny_sections(
     run: list[Window] = []
     parent: Path | None = None
     words = 0
-    for w in windows:
-        sec = _whole_tiny_section(w, sentences, cfg.bullet_merge_under_words)
+    tiny = [_whole_tiny_section(w, sentences, cfg.bullet_merge_under_words) for w in windows]
+    for k, w in enumerate(windows):
+        sec = tiny[k]
         if sec is None:
             out += _flush(run, parent, paths)
             run, parent = [], None
             out.append(w)
             continue
         path = paths[sec]
-        if run:
+        nxt = tiny[k + 1] if k + 1 < len(windows) else None
+        leads = nxt is not None and paths[nxt][:-1] == path  # its own children follow
+        if run and not leads:
             first = paths[run[0].parts[0][0]]
             joins_as = _family(first, path) if len(run) == 1 else parent
             cost = w.words + _label_words(path)
@@ -57,7 +61,7 @@ def merge_tiny_sections(
                 words += cost
                 run.append(w)
                 continue
-            out += _flush(run, parent, paths)
+        out += _flush(run, parent, paths)
         run, parent = [w], None
         words = w.words + _label_words(path)  # counted as a child until a sibling decides
     out += _flush(run, parent, paths)
