@@ -28,14 +28,16 @@ from typing import Literal
 
 from notechunk.chunk import Chunk
 from notechunk.enrich.compose import annotate, body_start
-from notechunk.enrich.names import Name, NameFinder, head_key, heading_names
+from notechunk.enrich.names import HONORIFICS, Name, NameFinder, head_key, heading_names
 
 Kind = Literal["named", "person", "topic"]
 LOOKBACK = 20  # earlier chunks of a section searched for an antecedent, nearest first
 _DET = r"(?:[Tt]he\s+(?:said|above|aforesaid|aforementioned|same)\s+|[Tt]h(?:e|is|at|ese|ose)\s+)"
 _NAMED = re.compile(rf"(?<!\w){_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
 _MARKED = re.compile(r"(?<!\w)[Tt]he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
-_FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?:\s+([a-z]+))?")
+_FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?=[\s,])(?:\s+([a-z]+))?")
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-z][a-z'’-]*")
+MAX_NAME_WORDS = 8
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 # Capitalised after "the"/"this", these nouns point at one of many earlier-named things
 # ("the Act" of several); singletons of a domain ("the State", "the Constitution") do not.
@@ -54,7 +56,8 @@ _NOT_NOUNS = frozenset(
     should do does did led leads lead made makes make means meant shows showed also
     includes included became become remained remains gave gives took takes refers referred
     helped helps allowed allows resulted results caused causes meant not too is in on at by
-    for to of from with as all both each one two only further again in which""".split()
+    for to of from with as all both each one two only further again in which who whose
+    whom that what where when""".split()
 )
 GENERIC_HEADINGS = frozenset(
     """introduction overview background summary notes note conclusion causes cause effects
@@ -68,12 +71,15 @@ _QUESTION_WORDS = frozenset("why how what when where who which".split())
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A reference as written ("The Act"), its kind, its head noun key, where it starts."""
+    """A reference as written ("The Act"), its kind, its head noun key, where it starts;
+    `last_word` when the antecedent must end in the head ("These rights": a common noun
+    names a name by its last word, "the Court" also a "High Court of Bombay")."""
 
     phrase: str
     kind: Kind
     head: str
     start: int
+    last_word: bool = False
 
 
 def first_sentence(text: str) -> str:
@@ -91,7 +97,9 @@ def find_mentions(text: str) -> list[Mention]:
         start = first.start(1)
         if word in DEMONSTRATIVES and noun and noun not in _NOT_NOUNS and not noun.endswith("ed"):
             phrase = f"{word} {noun}"
-            found[phrase] = Mention(phrase=phrase, kind="named", head=head_key(noun), start=start)
+            found[phrase] = Mention(
+                phrase=phrase, kind="named", head=head_key(noun), start=start, last_word=True
+            )
         elif word in PERSON_WORDS:
             found[word] = Mention(phrase=word, kind="person", head="", start=start)
         elif word in TOPIC_WORDS and not _NAMED.match(sentence, start):
@@ -105,7 +113,9 @@ def find_mentions(text: str) -> list[Mention]:
             found.setdefault(phrase, mention)
     for m in _MARKED.finditer(sentence):
         phrase = " ".join(m.group(0).split())
-        mention = Mention(phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start())
+        mention = Mention(
+            phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start(), last_word=True
+        )
         found.setdefault(phrase, mention)
     return sorted(found.values(), key=lambda x: x.start)
 
@@ -113,10 +123,13 @@ def find_mentions(text: str) -> list[Mention]:
 def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chunk, ...]:
     """One file's chunks (in file order) with their opening references resolved."""
     names: dict[int, list[Name]] = {}  # a chunk's names, found once
+    # A word the file also writes in lower case is a common word, not part of a person's
+    # name: Title Case text ("Ran Binding Protein") is not a person.
+    common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
 
     def names_of(k: int) -> list[Name]:
         if k not in names:
-            names[k] = finder.names(chunks[k].text)
+            names[k] = [n for n in finder.names(chunks[k].text) if _plausible(n, common)]
         return names[k]
 
     out: list[Chunk] = []
@@ -154,6 +167,18 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
     return tuple(out)
 
 
+def _plausible(n: Name, common: set[str]) -> bool:
+    """A name short enough to be one, and a person's only in words the file never writes
+    in lower case (past a leading honorific) and without capitals-only words."""
+    words = n.text.split()
+    if len(words) > MAX_NAME_WORDS:
+        return False
+    if not n.person:
+        return True
+    rest = words[1:] if words[0].casefold().rstrip(".") in HONORIFICS else words
+    return not any(w.casefold().strip(".,'’") in common or w.isupper() for w in rest)
+
+
 def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
     """The names of an earlier chunk that precede the later chunk's opening sentence
     (overlapping windows share it; what follows it in the earlier chunk comes later)."""
@@ -171,18 +196,29 @@ def _antecedent(
         hit = _last_match(m, found)
         if hit is not None:
             return hit
-    for heading in (*reversed(c.section_path), c.title):
-        hit = _last_match(m, heading_names(heading, finder))
+    for heading in (*reversed(c.section_path), c.title):  # a heading is its section's topic:
+        hit = _last_match(m, heading_names(heading, finder), strict=False)  # "Right to ..."
         if hit is not None:
             return hit
     return None
 
 
-def _last_match(m: Mention, names: list[Name]) -> str | None:
+def _last_match(m: Mention, names: list[Name], strict: bool = True) -> str | None:
     for n in reversed(names):
-        if (m.kind == "person" and n.person) or (m.kind == "named" and n.head == m.head):
+        if m.kind == "person" and n.person:
             return n.text
+        if m.kind == "named" and n.head == m.head and not n.person:
+            if not (strict and m.last_word) or head_key(_last_word(n.text)) == m.head:
+                return n.text
     return None
+
+
+def _last_word(name: str) -> str:
+    """The last word of a name before a year ("Rowlatt Act, 1919" -> "Act")."""
+    words = [w.strip(",()") for w in name.split()]
+    while len(words) > 1 and words[-1].isdigit():
+        words.pop()
+    return words[-1]
 
 
 def _topic(c: Chunk) -> str | None:
