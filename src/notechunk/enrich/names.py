@@ -18,7 +18,7 @@ from typing import Protocol
 
 _CAP = r"(?:[A-Z](?:\.[A-Z])*\.|[A-Z][\w'’-]*)"
 _CONN = r"(?:of|and|for|the|on|in|de|da|ud|al|&)"
-_PHRASE = re.compile(rf"(?<![\w.]){_CAP}(?:\s+(?:{_CONN}\s+)*{_CAP})*")
+_PHRASE = re.compile(rf"(?<![\w.]){_CAP}(?:[ \t]+(?:{_CONN}[ \t]+)*{_CAP})*")  # one line
 _NUMERAL = re.compile(r"[IVXLC]+")
 _YEAR = re.compile(r",?\s+(?:of\s+)?\(?(\d{4})\)?(?!\d)")
 _PREPOSITIONS = frozenset({"of", "to", "for", "against", "on", "in", "from"})

@@ -176,7 +176,10 @@ def _plausible(n: Name, common: set[str]) -> bool:
     if not n.person:
         return True
     rest = words[1:] if words[0].casefold().rstrip(".") in HONORIFICS else words
-    return not any(w.casefold().strip(".,'’") in common or w.isupper() for w in rest)
+    return not any(
+        w.casefold().strip(".,'’") in common or sum(ch.isupper() for ch in w) > 1 and "." not in w
+        for w in rest
+    )
 
 
 def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
