@@ -113,8 +113,9 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     if not any(words[i] == "of" and words[i + 1] == "the" for i in range(len(words) - 1)):
         heads.add(keys[-1])
     out += [Name(text=body, start=begin, head=h, person=False) for h in sorted(heads)]
-    plain = not any(k in INSTITUTIONS for k in keys) and not any(
-        w.casefold() in CONNECTORS or w.endswith(("'s", "’s")) for w in words
+    label = text[end : end + 1] == ":"  # "Authors: ...; Guillaume Date:" is a field name
+    plain = not label and not any(k in INSTITUTIONS for k in keys) and not any(
+        w.casefold() in CONNECTORS or w.endswith(("'s", "’s")) or len(w) == 1 for w in words
     )
     if plain and not titled and len(words) <= 4:
         out.append(Name(text=" ".join(words), start=begin, head="", person=True))
