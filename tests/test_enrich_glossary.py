@@ -133,3 +133,11 @@ def test_annotate() -> None:
     assert annotate(embed, "The Act", "Rowlatt Act", start) == (
         "The Act > x\nThe Act (Rowlatt Act) passed."
     )
+
+
+def test_a_file_that_defines_an_acronym_is_not_expanded_again() -> None:
+    same = [CORPUS[0], chunk("Later the RBI raised rates.", "banking.md")]
+    g = build_glossary(glossary_stats(CORPUS))
+    assert expand_acronyms(same, g) == same
+    other = chunk("Later the RBI raised rates.", "other.md")
+    assert expand_acronyms([other], g)[0].acronyms == (("RBI", "Reserve Bank of India"),)
