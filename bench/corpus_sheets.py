@@ -1,55 +1,94 @@
-"""Run the sheet runner over ../shared/corpora/sheets: rows, chunks, discarded per folder."""
+"""Run the sheet runner over a corpus folder of spreadsheets and print per-folder figures.
+
+    python bench/corpus_sheets.py [ROOT ...] [--by-file]
+
+ROOT defaults to ../shared/corpora/sheets and ../shared/corpora/sheets-study. Per folder
+(the first path part under ROOT): files, sheets, data rows, chunks kept / omitted,
+discarded rows by rule, chunks carrying a `group`, sheets whose figures are not conserved
+(data_rows != chunks + discarded, or rows left unread) and file errors.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from notechunk.config import Config
 from notechunk.process import process_sheet
 
+SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods", ".csv"}
 
-def main() -> int:
-    # ../shared from the main checkout; ../../shared from a worktree under /work/wt
+
+def default_roots() -> list[Path]:
     here = Path(__file__).resolve()
-    cands = [p / "shared" / "corpora" / "sheets" for p in here.parents[1:4]]
-    root = next((c for c in cands if c.is_dir()), cands[1])
-    if len(sys.argv) > 1:
-        root = Path(sys.argv[1])
+    for p in here.parents[1:4]:
+        if (p / "shared" / "corpora").is_dir():
+            return [p / "shared" / "corpora" / "sheets", p / "shared" / "corpora" / "sheets-study"]
+    return []
+
+
+def run(root: Path, by_file: bool) -> None:
     cfg = Config()
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-    bad = 0
+    folders: dict[str, Counter[str]] = defaultdict(Counter)
     for path in sorted(root.rglob("*")):
-        if path.suffix.lower() not in {".xlsx", ".xlsm", ".xls", ".ods", ".csv"}:
+        if path.suffix.lower() not in SUFFIXES:
             continue
         rel = path.relative_to(root).as_posix()
         t0 = time.perf_counter()
         res = process_sheet(path, rel, cfg)
         dt = time.perf_counter() - t0
-        rows = sum(r.data_rows for r in res.reports)
-        ok = all(r.data_rows == r.chunks + r.discarded for r in res.reports)
-        bad += not ok
-        kept = sum(1 for c in res.chunks if not c.omit)
-        t = totals[rel.split("/")[0]]
-        for i, v in enumerate(
-            (1, rows, len(res.chunks), kept, len(res.discarded), len(res.errors))
-        ):
-            t[i] += v
-        print(
-            f"{rel}: rows={rows} chunks={len(res.chunks)} kept={kept} "
-            f"discarded={len(res.discarded)} errors={[e.reason for e in res.errors]} "
-            f"conserved={ok} {dt:.2f}s"
-        )
-    print("\nfolder files rows chunks kept discarded errors")
-    grand = [0] * 6
-    for folder, t in sorted(totals.items()):
-        print(folder, *t)
-        grand = [a + b for a, b in zip(grand, t, strict=True)]
-    print("TOTAL", *grand, "conservation violations:", bad)
+        c = folders[rel.split("/")[0]]
+        c["files"] += 1
+        c["sheets"] += len(res.reports)
+        c["data_rows"] += sum(r.data_rows for r in res.reports)
+        c["kept"] += sum(1 for x in res.chunks if not x.omit)
+        c["omitted"] += sum(1 for x in res.chunks if x.omit)
+        c["fragments_omitted"] += sum(1 for x in res.chunks if x.omit and x.quality == "fragment")
+        c["with_group"] += sum(1 for x in res.chunks if getattr(x, "group", None))
+        for d in res.discarded:
+            c["disc:" + d.rule] += 1
+        broken = [
+            r
+            for r in res.reports
+            if r.data_rows != r.chunks + r.discarded
+            or r.status in ("truncated", "failed")
+            or getattr(r, "unread_rows", 0)
+        ]
+        c["not_conserved"] += len(broken)
+        c["errors"] += len(res.errors)
+        if by_file:
+            print(
+                f"  {rel}: rows={sum(r.data_rows for r in res.reports)} chunks={len(res.chunks)}"
+                f" discarded={len(res.discarded)} errors={[e.reason for e in res.errors]}"
+                f" {dt:.2f}s"
+            )
+    total: Counter[str] = Counter()
+    print(f"== {root}")
+    for folder, c in sorted(folders.items()):
+        total.update(c)
+        print(f"{folder}: {_fmt(c)}")
+    print(f"TOTAL: {_fmt(total)}\n")
+
+
+def _fmt(c: Counter[str]) -> str:
+    rules = ", ".join(f"{k[5:]}={v}" for k, v in sorted(c.items()) if k.startswith("disc:"))
+    return (
+        f"files={c['files']} sheets={c['sheets']} data_rows={c['data_rows']} kept={c['kept']}"
+        f" omitted={c['omitted']} (fragments {c['fragments_omitted']})"
+        f" discarded={sum(v for k, v in c.items() if k.startswith('disc:'))} [{rules}]"
+        f" with_group={c['with_group']} not_conserved={c['not_conserved']} errors={c['errors']}"
+    )
+
+
+def main(argv: list[str]) -> int:
+    by_file = "--by-file" in argv
+    roots = [Path(a) for a in argv if not a.startswith("--")] or default_roots()
+    for root in roots:
+        run(root, by_file)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import openpyxl
 
+from notechunk.config import SheetsConfig
 from notechunk.sheets.read import display, read_workbook
 
 
@@ -23,7 +24,7 @@ def main() -> int:
         wb = openpyxl.load_workbook(path, data_only=True)
         total = diff = 0
         examples: list[str] = []
-        for sheet in read_workbook(path, path.name, include_hidden=True):
+        for sheet in read_workbook(path, path.name, SheetsConfig(include_hidden=True)):
             ws = wb[sheet.name]
             merged = {
                 (r, c)

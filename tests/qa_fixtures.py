@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, Piece, Pieces, SheetReport
-from notechunk.config import Config
+from notechunk.config import Config, config_from_dict
 from notechunk.corpus import Corpus, dedupe
 from notechunk.finish import finish_file
 from notechunk.pipeline import measure
 from notechunk.qa.artifacts import write_outputs
 
-CFG = Config()
+# the seed's spreadsheet rule, so the fixtures hold one omitted fragment to count
+CFG = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
 
 
 def finalize(

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -110,6 +111,93 @@ def test_config_round_trips_through_toml(
     assert config_from_dict(tomllib.loads(to_toml(cfg))) == cfg
 
 
+# ---------------------------------------------------------------- every key, one validator
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"quality": {"spreadsheet": {"fragment_words": True}}}, "fragment_words"),
+        ({"quality": {"spreadsheet": {"max_words": float("inf")}}}, "max_words"),
+        ({"quality": {"markdown": {"max_words": 2.5}}}, "max_words"),
+        ({"quality": {"spreadsheet": {"omit_fragments": 1}}}, "omit_fragments"),
+        ({"sheets": {"worker_memory_mb": 2**63 - 1}}, "sheets.worker_memory_mb"),
+        ({"sheets": {"worker_timeout_s": float("inf")}}, "sheets.worker_timeout_s"),
+        ({"sheets": {"worker_timeout_s": 1e300}}, "sheets.worker_timeout_s"),
+        ({"sheets": {"worker_timeout_s": float("nan")}}, "sheets.worker_timeout_s"),
+        ({"sheets": {"worker_timeout_s": 0}}, "sheets.worker_timeout_s"),
+        ({"sheets": {"max_rows": True}}, "sheets.max_rows"),
+        ({"sheets": {"max_rows": 10.0}}, "sheets.max_rows"),
+        ({"sheets": {"mostly_numeric_share": 0}}, "sheets.mostly_numeric_share"),
+        ({"sheets": {"include_hidden": "yes"}}, "sheets.include_hidden"),
+        ({"skip": {"mostly_numeric": "share"}}, "skip.mostly_numeric"),
+        ({"skip": {"mostly_numeric": 1}}, "skip.mostly_numeric"),
+        ({"skip": {"other": 1}}, "skip"),
+        ({"qa": {"seed": -1}}, "qa.seed"),
+        ({"markdown": {"window_sentences": True}}, "markdown.window_sentences"),
+        (
+            {"templates": [{"name": "t", "match": "*", "text": "{A}", "header_row": True}]},
+            "header_row",
+        ),
+        (
+            {"templates": [{"name": "t", "match": "*", "text": "{A}", "header_row": 0}]},
+            "header_row",
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else str(v)[:60],
+)
+def test_types_and_ranges_are_checked_naming_the_key(data: dict[str, object], key: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(key)):
+        config_from_dict(data)
+
+
+def test_direct_construction_is_checked_too() -> None:
+    from notechunk.config import QualityBands, SheetsConfig
+
+    with pytest.raises(ConfigError, match="sheets.worker_timeout_s"):
+        SheetsConfig(worker_timeout_s=float("inf"))
+    with pytest.raises(ConfigError, match="fragment_words"):
+        QualityBands(fragment_words=True, short_words=3, max_words=4)
+
+
+def test_every_numeric_key_declares_its_range() -> None:
+    """The bounds live on the fields (one validator reads them), not in per-key checks."""
+    from dataclasses import fields
+
+    from notechunk import config as c
+
+    parts = (c.MarkdownConfig, c.QualityBands, c.SheetsConfig, c.QAConfig, c.Template)
+    for part in parts:
+        for f in fields(part):
+            if str(f.type).startswith(("int", "float")):
+                assert "range" in f.metadata, f"{part.__name__}.{f.name}"
+
+
+def test_skip_and_omit_fragments_round_trip_and_show() -> None:
+    data = {
+        "skip": {"mostly_numeric": "ratio"},
+        "quality": {"spreadsheet": {"omit_fragments": True}},
+        "sheets": {"max_cell_chars": 1000, "max_expansion": 50},
+    }
+    cfg = config_from_dict(data)
+    assert cfg.skip.mostly_numeric == "ratio" and cfg.quality.spreadsheet.omit_fragments
+    assert cfg.sheets.max_expansion == 50.0 and isinstance(cfg.sheets.max_expansion, float)
+    text = to_toml(cfg)
+    assert '[skip]\nmostly_numeric = "ratio"' in text and "omit_fragments = true" in text
+    assert config_from_dict(tomllib.loads(text)) == cfg
+    assert Config().skip.mostly_numeric == "label"  # v2 default: loses nothing
+    assert not Config().quality.spreadsheet.omit_fragments
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{{Pass}} literal", "{}", "The {Pass pass", "{A}}", "[{A}]", "{A}[x", "{A}]", "[a[{B}]]"],
+)
+def test_template_text_checked_at_load(text: str) -> None:
+    with pytest.raises(ConfigError, match="template 't'"):
+        config_from_dict({"templates": [{"name": "t", "match": "*", "text": text}]})
+
+
 def test_enrich_keys_load_validate_and_round_trip(tmp_path: Path) -> None:
     data = {
         "enrich": {
@@ -122,7 +210,7 @@ def test_enrich_keys_load_validate_and_round_trip(tmp_path: Path) -> None:
     cfg = config_from_dict(data)
     assert not cfg.enrich.merge_sections and not cfg.enrich.acronyms
     assert config_from_dict(tomllib.loads(to_toml(cfg))) == cfg
-    with pytest.raises(ConfigError, match=r"enrich\.references must be bool"):
+    with pytest.raises(ConfigError, match=r"enrich\.references must be true or false"):
         config_from_dict({"enrich": {"references": "yes"}})
     with pytest.raises(ConfigError, match="unknown key"):
         config_from_dict({"enrich": {"expand": True}})

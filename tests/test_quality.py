@@ -22,7 +22,7 @@ def words(n: int) -> str:
         ("markdown", 30, "ok", False),
         ("markdown", 500, "ok", False),
         ("markdown", 501, "too_long", False),
-        ("spreadsheet", 7, "fragment", True),
+        ("spreadsheet", 7, "fragment", False),
         ("spreadsheet", 8, "short", False),
         ("spreadsheet", 11, "short", False),
         ("spreadsheet", 12, "ok", False),

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import re
+import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,12 +37,15 @@ WORD = re.compile(r"[^\W_]+")
 
 @dataclass(frozen=True)
 class Expect:
-    """What one case's file must give: `tokens` found in its chunks, or an error entry."""
+    """What one case's file must give: `tokens` found in its chunks, or an error entry
+    (whose reason contains `reason`); `verify` then checks OUT for what the case is about."""
 
     rel: str
     outcome: Outcome
     tokens: tuple[str, ...] = ()
     all_words: bool = False  # every word of the decoded file must reach its chunks
+    reason: str = ""
+    verify: Callable[[Path], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,8 @@ class Case:
     build: Callable[[Path], list[Expect]]
     sheet: bool = False
     marks: tuple[pytest.MarkDecorator, ...] = field(default=())
+    max_seconds: float | None = None  # a heavy input must not take longer than this
+    alone: bool = False  # needs SRC/notechunk.toml: not part of the whole-catalog run
 
 
 # --- builders ---------------------------------------------------------------------------
@@ -419,13 +425,287 @@ CASES: list[Case] = [
     Case(
         "csv-nul", _sheet("n.csv", lambda: b"Term,Meaning\nA\x00zqn,B c d\n", "either"), sheet=True
     ),
-    Case("csv-big-field", _sheet("bf.csv", _csv_big_field, "either", "zqcsv2"), sheet=True),
+    Case(
+        "csv-big-field",
+        _sheet("bf.csv", _csv_big_field, "ok", "zqcsvbig", "zqcsv2"),
+        sheet=True,
+    ),
     Case(
         "csv-ragged",
         _sheet("r.csv", lambda: b'Term,Meaning\n"unclosed zqr1,x\nA,B,C,D,E\n', "either"),
         sheet=True,
     ),
 ]
+
+
+# --- spreadsheets, round two (issue 13): rows lost without a word, heavy input ---------
+
+
+def _stage_rows(out: Path, rel: str) -> list[dict[str, object]]:
+    rows = []
+    for line in (out / "stages" / "excel_chunks.jsonl").read_text(encoding="utf-8").splitlines():
+        c = json.loads(line)
+        if c["source"] == rel:
+            rows.append(c)
+    return rows
+
+
+def _discarded(out: Path, rel: str) -> list[dict[str, object]]:
+    path = out / "qa" / "discarded_rows.json"
+    rows = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    return [r for r in rows if r["source"] == rel]
+
+
+def _metrics_sheets(out: Path) -> dict[str, object]:
+    sheets: dict[str, object] = json.loads((out / "qa" / "metrics.json").read_text())["sheets"]
+    return sheets
+
+
+def _max_rows(rel: str) -> Callable[[Path], list[Expect]]:
+    """30 rows under `sheets.max_rows = 10`: the 20 unread rows are an error, not silence."""
+
+    def build(src: Path) -> list[Expect]:
+        _write(src, "notechunk.toml", "[sheets]\nmax_rows = 10\n")
+        rows: list[list[object]] = [["Term", "Meaning"]]
+        rows += [[f"term zqmr{i}", f"meaning number {i}"] for i in range(30)]
+        if rel.endswith(".csv"):
+            _write(src, rel, "".join(f"{a},{b}\n" for a, b in rows))
+        else:
+            _write(src, rel, _xlsx_bytes(rows))
+
+        def verify(out: Path) -> None:
+            texts = " ".join(str(c["text"]) for c in _stage_rows(out, rel))
+            assert "zqmr0" in texts and "zqmr9" in texts and "zqmr10" not in texts
+            sheets = _metrics_sheets(out)
+            assert sheets["conserved"] is False
+            (broken,) = sheets["not_conserved"]  # type: ignore[misc]
+            assert broken["unread_rows"] == 20
+            assert "Conserved: NO" in (out / "qa" / "summary.md").read_text(encoding="utf-8")
+
+        return [Expect(rel, "error", reason="max_rows = 10", verify=verify)]
+
+    return build
+
+
+def _wide_rows_become_header(src: Path) -> list[Expect]:
+    """Two wide rows among the first 30: the header moves there; the rows above stay."""
+    lines = ["Term,Meaning"] + [f"term zqabove{i},meaning {i}" for i in range(10)]
+    lines += ["Name,State,River,Length,Basin,Mouth"] * 2
+    lines += [f"term zqbelow{i},m,x,y,z,w" for i in range(3)]
+    _write(src, "wide.csv", "\n".join(lines) + "\n")
+
+    def verify(out: Path) -> None:
+        above = [d for d in _discarded(out, "wide.csv") if d["rule"] == "above_header"]
+        assert len(above) == 11
+        assert _metrics_sheets(out)["conserved"] is True
+
+    tokens = tuple(f"zqabove{i}" for i in range(10)) + ("zqbelow2",)
+    return [Expect("wide.csv", "ok", tokens, verify=verify)]
+
+
+def _title_rows_above_header() -> bytes:
+    return _xlsx_bytes(
+        [
+            ["Himalayan passes zqtitle"],
+            ["Compiled from NCERT zqnote, class 11"],
+            [],
+            ["Pass", "State", "Connects"],
+            ["Zojila zqrow1", "Ladakh", "Srinagar and Leh"],
+        ]
+    )
+
+
+def _duplicate_headers(src: Path) -> list[Expect]:
+    _write(
+        src,
+        "dup.csv",
+        "Year,Year (2),Year,,Column 4\n1991,1992,1993,1994,1995\n"
+        "zqdupa,zqdupb,zqdupc,zqdupd,zqdupe\n",
+    )
+
+    def verify(out: Path) -> None:
+        (row,) = _discarded(out, "dup.csv")
+        assert row["cells"] == {
+            "Year": "1991",
+            "Year (2)": "1992",
+            "Year (3)": "1993",
+            "Column 4": "1994",
+            "Column 4 (2)": "1995",
+        }
+
+    return [Expect("dup.csv", "ok", ("zqdupa", "zqdupc", "zqdupe"), verify=verify)]
+
+
+_CT = (
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default '
+    'Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/'
+    'workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.'
+    'sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/'
+    'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/'
+    'sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+    'spreadsheetml.sharedStrings+xml"/></Types>'
+)
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+
+
+def _zip_of(members: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name, text in members.items():
+            stored = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
+            z.writestr(name, text, compress_type=stored)
+    return buf.getvalue()
+
+
+def _shared_string_xlsx(size: int = 300_000, refs: int = 40) -> bytes:
+    """One `size`-character shared string referenced by `refs` rows (an amplification)."""
+    big = " ".join(f"w{i % 9973}" for i in range(size // 5))[:size]
+    strings = f"<si><t>{big}</t></si><si><t>Term</t></si><si><t>Meaning</t></si>"
+    rows = ['<row r="1"><c r="A1" t="s"><v>1</v></c><c r="B1" t="s"><v>2</v></c></row>']
+    rows += [
+        f'<row r="{i}"><c r="A{i}" t="inlineStr"><is><t>zqshared{i}</t></is></c>'
+        f'<c r="B{i}" t="s"><v>0</v></c></row>'
+        for i in range(2, refs + 2)
+    ]
+    return _zip_of(
+        {
+            "[Content_Types].xml": _CT,
+            "_rels/.rels": f'<Relationships xmlns="{_PKG}"><Relationship Id="rId1" Type="'
+            f'{_REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+            "xl/workbook.xml": f'<workbook xmlns="{_MAIN}" xmlns:r="{_REL}"><sheets><sheet '
+            'name="Terms" sheetId="1" r:id="rId1"/></sheets></workbook>',
+            "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{_PKG}"><Relationship Id="'
+            f'rId1" Type="{_REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship '
+            f'Id="rId2" Type="{_REL}/sharedStrings" Target="sharedStrings.xml"/>'
+            "</Relationships>",
+            "xl/sharedStrings.xml": f'<sst xmlns="{_MAIN}">{strings}</sst>',
+            "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{_MAIN}"><sheetData>'
+            + "".join(rows)
+            + "</sheetData></worksheet>",
+        }
+    )
+
+
+def _ods(rows_xml: str) -> bytes:
+    ns = "urn:oasis:names:tc:opendocument:xmlns"
+    content = (
+        f'<office:document-content xmlns:office="{ns}:office:1.0" xmlns:table="{ns}:table:1.0" '
+        f'xmlns:text="{ns}:text:1.0" office:version="1.2"><office:body><office:spreadsheet>'
+        f'<table:table table:name="T">{rows_xml}</table:table></office:spreadsheet>'
+        "</office:body></office:document-content>"
+    )
+    manifest = (
+        f'<manifest:manifest xmlns:manifest="{ns}:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.'
+        'oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml"'
+        ' manifest:media-type="text/xml"/></manifest:manifest>'
+    )
+    return _zip_of(
+        {
+            "mimetype": "application/vnd.oasis.opendocument.spreadsheet",
+            "content.xml": content,
+            "META-INF/manifest.xml": manifest,
+        }
+    )
+
+
+def _ods_cell(text: str, repeat: int = 1) -> str:
+    rep = f' table:number-columns-repeated="{repeat}"' if repeat > 1 else ""
+    cell = f'<table:table-cell office:value-type="string"{rep}>'
+    return f"{cell}<text:p>{text}</text:p></table:table-cell>"
+
+
+def _ods_rows_repeated() -> bytes:
+    """Under 1 KB, 50,000 rows: `number-rows-repeated` on a row of text."""
+    return _ods(
+        "<table:table-row>" + _ods_cell("Term") + _ods_cell("Meaning") + "</table:table-row>"
+        '<table:table-row table:number-rows-repeated="50000">'
+        + _ods_cell("Doctrine zqodsrow")
+        + _ods_cell("annexation policy of Dalhousie")
+        + "</table:table-row>"
+    )
+
+
+def _ods_columns_repeated() -> bytes:
+    """A row of 2,000 repeated text cells, itself repeated 1,000 times."""
+    return _ods(
+        "<table:table-row>" + _ods_cell("Head zqodscol", 2000) + "</table:table-row>"
+        '<table:table-row table:number-rows-repeated="1000">'
+        + _ods_cell("some repeated cell text", 2000)
+        + "</table:table-row>"
+    )
+
+
+def _expansion_stopped(rel: str, token: str) -> Callable[[Path], None]:
+    def verify(out: Path) -> None:
+        texts = " ".join(str(c["text"]) for c in _stage_rows(out, rel))
+        assert token in texts, "rows read before the limit are kept"
+        assert len(_stage_rows(out, rel)) < 30_000
+
+    return verify
+
+
+def _amplified(rel: str, data: Callable[[], bytes], token: str) -> Callable[[Path], list[Expect]]:
+    def build(src: Path) -> list[Expect]:
+        _write(src, rel, data())
+        verify = _expansion_stopped(rel, token)
+        return [Expect(rel, "error", reason="sheets.max_expansion", verify=verify)]
+
+    return build
+
+
+def _shared_string_case(src: Path) -> list[Expect]:
+    _write(src, "shared.xlsx", _shared_string_xlsx())
+
+    def verify(out: Path) -> None:
+        chunks = _stage_rows(out, "shared.xlsx")
+        assert len(chunks) == 40
+        assert all(len(str(c["text"])) < 33_000 for c in chunks)
+        assert all(any(str(f).startswith("cell_cut:B") for f in c["flags"]) for c in chunks)  # type: ignore[attr-defined]
+
+    return [Expect("shared.xlsx", "ok", ("zqshared2", "zqshared41"), verify=verify)]
+
+
+SHEET_CASES_2: list[Case] = [
+    Case("csv-max-rows-truncated", _max_rows("long.csv"), sheet=True, alone=True),
+    Case("xlsx-max-rows-truncated", _max_rows("long.xlsx"), sheet=True, alone=True),
+    Case("csv-wide-rows-become-header", _wide_rows_become_header, sheet=True),
+    Case(
+        "xlsx-title-and-note-above-header",
+        _sheet("titled.xlsx", _title_rows_above_header, "ok", "zqtitle", "zqnote", "zqrow1"),
+        sheet=True,
+    ),
+    Case("csv-duplicate-header-names", _duplicate_headers, sheet=True),
+    Case(
+        "csv-lone-quote-lines",
+        _sheet("q1.csv", lambda: b"'\n" * 32768 + b"Term,Meaning\nzqq1,after\n", "ok", "zqq1"),
+        sheet=True,
+        max_seconds=60,
+    ),
+    Case(
+        "csv-lone-double-quote-lines",
+        _sheet("q2.csv", lambda: b'"\n' * 32768 + b"Term,Meaning\nzqq2,after\n", "either"),
+        sheet=True,
+        max_seconds=60,
+    ),
+    Case("xlsx-shared-string-amplified", _shared_string_case, sheet=True, max_seconds=60),
+    Case(
+        "ods-rows-repeated",
+        _amplified("rows.ods", _ods_rows_repeated, "zqodsrow"),
+        sheet=True,
+        max_seconds=60,
+    ),
+    Case(
+        "ods-columns-repeated",
+        _amplified("cols.ods", _ods_columns_repeated, "zqodscol"),
+        sheet=True,
+        max_seconds=60,
+    ),
+]
+CASES += SHEET_CASES_2
 
 
 # --- the run and its checks -------------------------------------------------------------
@@ -437,6 +717,7 @@ class Outputs:
     stderr: str
     errors: list[dict[str, str]]
     texts: dict[str, str]  # source -> all its chunk text (stage files: omitted ones too)
+    out: Path
 
 
 def run_cli(src: Path, out: Path, capfd: pytest.CaptureFixture[str], workers: int = 1) -> Outputs:
@@ -463,7 +744,7 @@ def run_cli(src: Path, out: Path, capfd: pytest.CaptureFixture[str], workers: in
     with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
         for line in fh:
             json.loads(line)
-    return Outputs(rc, captured.err, errors, {k: "\n".join(v) for k, v in texts.items()})
+    return Outputs(rc, captured.err, errors, {k: "\n".join(v) for k, v in texts.items()}, out)
 
 
 def _paths(c: dict[str, object]) -> list[list[str]]:
@@ -484,8 +765,11 @@ def check(src: Path, res: Outputs, expects: list[Expect]) -> None:
     assert "zqcontrol" in res.texts.get("control.md", ""), "control file lost"
     for exp in expects:
         err = by_source.get(exp.rel)
+        if exp.verify is not None:
+            exp.verify(res.out)
         if err is not None:
             assert exp.outcome != "ok", f"{exp.rel} failed: {err['reason']}"
+            assert exp.reason in err["reason"], (exp.reason, err["reason"])
             continue
         assert exp.outcome != "error", f"{exp.rel} neither failed nor was listed"
         text = res.texts.get(exp.rel, "")
@@ -513,7 +797,10 @@ def test_bad_input(case: Case, tmp_path: Path, capfd: pytest.CaptureFixture[str]
     _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
     expects = case.build(src)
     try:
+        t0 = time.perf_counter()
         res = run_cli(src, tmp_path / "out", capfd)
+        elapsed = time.perf_counter() - t0
+        assert case.max_seconds is None or elapsed < case.max_seconds, elapsed
         check(src, res, expects)
         for exp in expects:  # the stderr line names the failed file
             if any(e["source"] == exp.rel for e in res.errors):
@@ -539,8 +826,8 @@ def test_whole_catalog_in_one_run(
     _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
     expects: list[Expect] = []
     for case in CASES:
-        if case.id in {"10MB-single-line", "many-dots", "long-word", "outside-link"}:
-            continue  # big; covered alone
+        if case.alone or case.id in {"10MB-single-line", "many-dots", "long-word", "outside-link"}:
+            continue  # big, or needs its own config; covered alone
         sub = src / case.id
         sub.mkdir()
         for exp in case.build(sub):
@@ -684,3 +971,145 @@ def test_workers_after_an_in_process_run(tmp_path: Path, capfd: pytest.CaptureFi
     second = run_cli(src, tmp_path / "o2", capfd, workers=2)
     assert first.rc == second.rc == 0
     assert first.texts == second.texts and "zqs3" in second.texts["s3.xlsx"]
+
+
+# --- configs and templates that cannot work: exit 2 at load, naming the key ------------
+
+BAD_CONFIGS = {
+    "fragment-words-bool": ("[quality.spreadsheet]\nfragment_words = true\n", "fragment_words"),
+    "max-words-inf": ("[quality.spreadsheet]\nmax_words = inf\n", "max_words"),
+    "max-words-float": ("[quality.markdown]\nmax_words = 2.5\n", "max_words"),
+    "short-words-negative": ("[quality.markdown]\nshort_words = -1\n", "short_words"),
+    "max-rows-huge": ("[sheets]\nmax_rows = 1e300\n", "max_rows"),
+    "memory-2-63": ("[sheets]\nworker_memory_mb = 9223372036854775807\n", "worker_memory_mb"),
+    "timeout-inf": ("[sheets]\nworker_timeout_s = inf\n", "worker_timeout_s"),
+    "timeout-1e300": ("[sheets]\nworker_timeout_s = 1e300\n", "worker_timeout_s"),
+    "timeout-nan": ("[sheets]\nworker_timeout_s = nan\n", "worker_timeout_s"),
+    "share-bool": ("[sheets]\nmostly_numeric_share = true\n", "mostly_numeric_share"),
+    "max-cell-chars-zero": ("[sheets]\nmax_cell_chars = 0\n", "max_cell_chars"),
+    "skip-mode-unknown": ('[skip]\nmostly_numeric = "share"\n', "skip.mostly_numeric"),
+    "omit-fragments-int": ("[quality.spreadsheet]\nomit_fragments = 1\n", "omit_fragments"),
+    "header-row-bool": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}"\nheader_row = true\n',
+        "header_row",
+    ),
+    "template-escaped-only": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{{Pass}} literal"\n',
+        "'p'",
+    ),
+    "template-empty-field": ('[[templates]]\nname = "p"\nmatch = "*"\ntext = "{}"\n', "empty"),
+    "template-unbalanced-open": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "The {Pass pass is in {State}."\n',
+        "unbalanced '{'",
+    ),
+    "template-unbalanced-close": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "The {Pass} pass}."\n',
+        "unbalanced '}'",
+    ),
+    "template-unclosed-optional": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}[, at {B}"\n',
+        "unclosed '['",
+    ),
+    "template-nested-optional": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "{A}[ x [{B}]]"\n',
+        "nest",
+    ),
+    "template-optional-only": (
+        '[[templates]]\nname = "p"\nmatch = "*"\ntext = "[{Note}][, {Other}]"\n',
+        "every field is optional",
+    ),
+}
+
+
+@pytest.mark.parametrize(("toml", "names"), BAD_CONFIGS.values(), ids=list(BAD_CONFIGS))
+def test_unusable_config_is_exit_2_naming_the_key(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], toml: str, names: str
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    _write(src, "notechunk.toml", toml)
+    assert main(["run", str(src), "--out", str(tmp_path / "out")]) == 2
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert names in err and "notechunk.toml" in err, err
+    assert not (tmp_path / "out" / "qa").exists()
+    assert main(["config", "show", "--config", str(src / "notechunk.toml")]) == 2
+
+
+def test_template_never_gives_an_empty_chunk(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A row that fills none of a template's fields falls back, flagged, to its cells."""
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src, "control.md", f"# Control\n\n{CONTROL}\n")
+    toml = '[[templates]]\nname = "notes"\nmatch = "*"\ntext = "Note: [{Note}][ ({Source})]"\n'
+    _write(src, "notechunk.toml", toml)
+    _write(src, "n.csv", "Term,Note,Source,Page\nzqterm1,,,12\nzqterm2,a real note,NCERT,3\n")
+    res = run_cli(src, tmp_path / "out", capfd)
+    assert res.rc == 0
+    rows = {c["row"]: c for c in _stage_rows(res.out, "n.csv")}
+    assert rows[2]["text"] == "Term: zqterm1. Page: 12." and rows[2]["template"] is None
+    assert "template_fallback:notes:no field filled" in rows[2]["flags"]  # type: ignore[operator]
+    assert rows[3]["text"] == "Note: a real note (NCERT)" and rows[3]["template"] == "notes"
+    assert all(str(c["text"]).strip() for c in rows.values())
+
+
+# --- `templates suggest`: the output loads, matches its own file and loses no value ----
+
+SUGGEST = {
+    "control-char-header": ("t.csv", "Term,Mea\x01ning\nzqs1,zqs2\n"),
+    "glob-metachar-name": ("passes[1].csv", "Pass,State\nzqs1,zqs2\n"),
+    "star-and-question-name": ("a*b?.csv", "Pass,State\nzqs1,zqs2\n"),
+    "brace-header": ("alt.csv", "Pass,Alt{m}\nzqs1,zqs2\n"),
+    "bracket-header": ("area.csv", "Name,Area [km2]\nzqs1,zqs2\n"),
+    "quote-backslash-header": ("q.csv", 'Name,"say ""x"" \\ y"\nzqs1,zqs2\n'),
+    "same-name-ignoring-punct": ("same.csv", "Alt-m,Alt m,Alt_m2\nzqs1,zqs2,zqs3\n"),
+}
+
+
+@pytest.mark.parametrize(("name", "data"), SUGGEST.values(), ids=list(SUGGEST))
+def test_templates_suggest_loads_and_keeps_every_value(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, data: str
+) -> None:
+    import tomllib
+
+    from notechunk.config import config_from_dict
+    from notechunk.sheets import process_sheet_file
+
+    path = _write(tmp_path, name, data)
+    assert main(["templates", "suggest", str(path)]) == 0
+    out = capfd.readouterr().out
+    cfg = config_from_dict(tomllib.loads(out))  # valid TOML, a valid template
+    res = process_sheet_file(path, name, cfg)
+    (chunk,) = res.pieces
+    assert chunk.template == cfg.templates[0].name  # the glob matches its own file
+    values = data.splitlines()[1].split(",")
+    assert [v for v in values if v in chunk.text] == values, (out, chunk.text)
+    assert "# left out" not in out
+
+
+def test_templates_suggest_names_a_column_it_cannot_reach(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """ "{A}" next to "A": no field name can reach it; the comment says so."""
+    path = _write(tmp_path, "twin.csv", "A,{A}\nzqs1,zqs2\n")
+    assert main(["templates", "suggest", str(path)]) == 0
+    assert "# left out: {A}" in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("junk.xlsx", b"not a workbook at all"), ("empty.ods", b""), ("blank.csv", b"\n\n")],
+    ids=["junk-xlsx", "empty-ods", "blank-csv"],
+)
+def test_templates_suggest_unreadable_is_one_line_exit_1(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str, data: bytes
+) -> None:
+    path = _write(tmp_path, name, data)
+    assert main(["templates", "suggest", str(path)]) == 1
+    captured = capfd.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and name in captured.err
+    assert "Traceback" not in captured.err

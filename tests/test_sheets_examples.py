@@ -26,10 +26,11 @@ def test_examples_chunk_with_templates() -> None:
         == "The Bomdi La pass is in Arunachal Pradesh, at 2600 m in the Eastern Himalaya range."
     )
     assert "#imp" not in texts[4] and "[PYQ" not in texts[5] and "★" not in texts[6]
+    assert {c.group for c in passes.pieces} == {"Part A", "Part B"}  # the "Part" rows above
     rivers = process_sheet_file(ROOT / "sheets" / "rivers.xlsx", "sheets/rivers.xlsx", cfg)
     assert [r.status for r in rivers.reports] == ["read", "hidden_skipped"]
     assert "draining 9.8% of India's area" in rivers.pieces[0].text
     gdp = process_sheet_file(ROOT / "sheets" / "gdp.xlsx", "sheets/gdp.xlsx", cfg)
     assert gdp.reports[0].header_row == 3
-    assert [d.rule for d in gdp.discarded] == ["mostly_numeric", "structural"]
+    assert [d.rule for d in gdp.discarded] == ["above_header", "mostly_numeric", "structural"]
     assert "Growth: 13.5%" in gdp.pieces[0].text

@@ -1,4 +1,3 @@
-import codecs
 import datetime as dt
 from pathlib import Path
 
@@ -8,7 +7,7 @@ import python_calamine as pc
 
 from notechunk.config import SheetsConfig
 from notechunk.errors import InputError
-from notechunk.sheets.read import check_container, display, read_csv, read_workbook, sniff
+from notechunk.sheets.read import check_container, display, read_workbook, sniff
 
 
 @pytest.mark.parametrize(
@@ -53,7 +52,7 @@ def _workbook(tmp_path: Path) -> Path:
 
 def test_real_row_numbers_percent_dates_merged_formulas(tmp_path: Path) -> None:
     path = _workbook(tmp_path)
-    sheets = list(read_workbook(path, "w.xlsx", include_hidden=False))
+    sheets = list(read_workbook(path, "w.xlsx", SheetsConfig()))
     assert [(s.name, s.visible) for s in sheets] == [("S", True), ("H", False)]
     rows = {r.number: r for r in sheets[0].rows if any(r.cells)}
     assert sorted(rows) == [3, 5, 6, 7, 8]  # leading empty rows keep their numbers
@@ -117,37 +116,3 @@ def test_member_count_limit(tmp_path: Path) -> None:
             zf.writestr(f"m{i}.bin", b"x")
     with pytest.raises(InputError, match="members"):
         check_container(p, "many.xlsx", SheetsConfig(max_zip_members=3))
-
-
-@pytest.mark.parametrize(
-    ("raw", "name"),
-    [
-        (codecs.BOM_UTF8 + b"Pass,State\nZoji La,Ladakh\n", "utf8-bom"),
-        (b"Pass,State\nZoji La,Ladakh\n", "utf8"),
-        ("Pass,State\nZoji La,Ladakh\n".encode("utf-16"), "utf16"),
-        ("Pass,State\nZoji La,Ladakh\n".encode("cp1252"), "cp1252"),
-    ],
-    ids=lambda v: v if isinstance(v, str) else "",
-)
-def test_csv_encodings(tmp_path: Path, raw: bytes, name: str) -> None:
-    p = tmp_path / "f.csv"
-    p.write_bytes(raw)
-    (sheet,) = list(read_csv(p, "f.csv"))
-    rows = list(sheet.rows)
-    assert rows[0].cells == ("Pass", "State")
-    assert rows[1].cells == ("Zoji La", "Ladakh")
-
-
-def test_csv_cp1252_fallback_flagged(tmp_path: Path) -> None:
-    p = tmp_path / "f.csv"
-    p.write_bytes("Name,Note\nCafé,naïve – dash\n".encode("cp1252"))
-    rows = list(next(read_csv(p, "f.csv")).rows)
-    assert rows[1].cells == ("Café", "naïve – dash")
-    assert rows[1].flags == ("encoding_fallback:cp1252",)
-
-
-def test_csv_keeps_na_and_long_ints(tmp_path: Path) -> None:
-    p = tmp_path / "f.csv"
-    p.write_text("a,b\nNA,12345678901234567890\n", encoding="utf-8")
-    rows = list(next(read_csv(p, "f.csv")).rows)
-    assert rows[1].cells == ("NA", "12345678901234567890")

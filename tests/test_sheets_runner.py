@@ -8,17 +8,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notechunk.config import Config, SheetsConfig, Template
+from notechunk.config import Config, SheetsConfig, Template, config_from_dict
+from notechunk.errors import InputError
+from notechunk.process import process_sheet
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.isolate import run_isolated
 from notechunk.sheets.runner import SheetFileResult
-from sheets_helpers import abort_now, shared_dir, sleep_long, write_xlsx
+from sheets_helpers import abort_now, sleep_long, write_xlsx
 
 CFG = Config()
 
 
 def conserved(res: SheetFileResult) -> bool:
-    read = [r for r in res.reports if r.status in ("read", "truncated")]
+    read = [r for r in res.reports if r.status == "read"]
     return (
         all(r.data_rows == r.chunks + r.discarded for r in read)
         and sum(r.chunks for r in read) == len(res.pieces)
@@ -145,7 +147,7 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     )
     res = process_sheet_file(p, "geo/passes.xlsx", replace(CFG, templates=(t,)))
     (rep,) = res.reports
-    assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 5, 1)
+    assert (rep.header_row, rep.data_rows, rep.blank_rows) == (4, 6, 3)
     assert conserved(res)
     by_row = {c.row: c for c in res.pieces}
     assert by_row[5].template == "passes"
@@ -154,11 +156,13 @@ def test_title_rows_real_row_numbers_and_discards(tmp_path: Path) -> None:
     assert by_row[9].flags == ("template_fallback:passes:empty field Connects",)
     assert by_row[9].text == "Pass: Zoji La. State: Ladakh. Altitude: 3528 m."
     assert [(d.row, d.rule) for d in res.discarded] == [
+        (2, "above_header"),
         (7, "structural"),
         (8, "mostly_numeric"),
         (10, "too_few_fields"),
     ]
-    assert res.discarded[1].cells[0] == ("Pass", "1")
+    assert res.discarded[0].cells == (("Pass", "Mountain passes of India"),)
+    assert res.discarded[2].cells[0] == ("Pass", "1")
     assert all(c.sheet == "Sheet1" for c in res.pieces)
 
 
@@ -189,20 +193,35 @@ def test_headerless_csv(tmp_path: Path) -> None:
     assert res.pieces[0].text.startswith("Column 1: What is the first criterion")
 
 
-def test_spreadsheet_fragments_omitted(tmp_path: Path) -> None:
+def test_spreadsheet_fragments_kept_unless_configured(tmp_path: Path) -> None:
     p = write_xlsx(tmp_path / "f.xlsx", [["Pass", "State"], ["Khyber", "KPK"]])
-    from notechunk.process import process_sheet
-
     (chunk,) = process_sheet(p, "f.xlsx", CFG).chunks  # finished: labelled
+    assert chunk.quality == "fragment" and not chunk.omit  # v2: a short row is a fact
+    seed = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
+    (chunk,) = process_sheet(p, "f.xlsx", seed).chunks
     assert chunk.quality == "fragment" and chunk.omit
 
 
-def test_max_rows_truncates(tmp_path: Path) -> None:
-    p = write_xlsx(tmp_path / "m.xlsx", [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)])
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_max_rows_truncation_is_an_error_and_not_conserved(tmp_path: Path, suffix: str) -> None:
+    rows = [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)]
+    if suffix == ".csv":
+        p = tmp_path / "m.csv"
+        p.write_text("".join(f"{a},{b}\n" for a, b in rows) + "\n")
+    else:
+        p = write_xlsx(tmp_path / "m.xlsx", rows)
     cfg = replace(CFG, sheets=SheetsConfig(max_rows=5))
-    res = process_sheet_file(p, "m.xlsx", cfg)
-    assert res.reports[0].status == "truncated" and "max_rows = 5" in res.reports[0].note
-    assert len(res.pieces) == 5 and conserved(res)
+    res = process_sheet_file(p, p.name, cfg)
+    (rep,) = res.reports
+    assert rep.status == "truncated" and "max_rows = 5" in rep.note
+    assert (rep.chunks, rep.unread_rows, rep.data_rows) == (5, 15, 20)
+    assert rep.data_rows != rep.chunks + rep.discarded  # so the QA says: not conserved
+    (err,) = res.errors
+    assert err.source == p.name and "\n" not in err.reason
+    sheet = "Sheet1" if suffix == ".xlsx" else "m"
+    assert f"sheet {sheet!r}" in err.reason and "from row 7" in err.reason
+    assert "15 non-blank row(s)" in err.reason
+    assert len(res.pieces) == 5
 
 
 def test_xls_and_ods(tmp_path: Path) -> None:
@@ -253,7 +272,8 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
     assert res.pieces[0].template == "passes" and res.pieces[0].text == "Pass: Khyber. State: KPK."
     bad = tmp_path / "bad.xlsx"
     bad.write_text("<html>")
-    assert suggest_templates(bad, "bad.xlsx", CFG).startswith("# bad.xlsx: not a workbook")
+    with pytest.raises(InputError, match="not a workbook"):
+        suggest_templates(bad, "bad.xlsx", CFG)
 
 
 # ---------------------------------------------------------------- conservation property
@@ -289,20 +309,6 @@ def test_100k_rows(tmp_path: Path) -> None:
     assert res.pieces[-1].row == 100_001
 
 
-@pytest.mark.corpus
-def test_shared_corpus_conservation() -> None:
-    shared = shared_dir()
-    if shared is None or not (shared / "corpora" / "sheets").is_dir():
-        pytest.skip("../shared/corpora/sheets absent")
-    root = shared / "corpora" / "sheets"
-    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in {".xlsx", ".xls", ".csv"})
-    assert files
-    for path in files:
-        res = process_sheet_file(path, path.relative_to(root).as_posix(), CFG)
-        assert not res.errors, res.errors
-        assert conserved(res), path
-
-
 def test_cell_at_xfd1048576_kills_only_the_worker(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -314,3 +320,111 @@ def test_cell_at_xfd1048576_kills_only_the_worker(
     reason = one_error(res)
     assert reason.startswith("worker died") and "memory" in reason
     assert "panicked" not in capfd.readouterr().err
+
+
+# ---------------------------------------------------------------- v2 and issue 13
+
+
+def test_rows_above_the_header_are_discarded_with_a_reason(tmp_path: Path) -> None:
+    p = write_xlsx(
+        tmp_path / "t.xlsx",
+        [["Passes of India"], ["compiled from NCERT, class 11"], [], ["Pass", "State"]]
+        + [["Zoji La", "Ladakh"]],
+    )
+    res = process_sheet_file(p, "t.xlsx", CFG)
+    (rep,) = res.reports
+    assert (rep.header_row, rep.data_rows, rep.blank_rows, rep.chunks) == (4, 3, 1, 1)
+    assert "2 row(s) above the header" in rep.note and conserved(res)
+    assert [(d.row, d.rule, d.cells) for d in res.discarded] == [
+        (1, "above_header", (("Pass", "Passes of India"),)),
+        (2, "above_header", (("Pass", "compiled from NCERT, class 11"),)),
+    ]
+
+
+def test_a_repeated_page_header_is_discarded(tmp_path: Path) -> None:
+    rows: list[list[object]] = [["REPORT"], ["Name", "Acres"], ["Acadia", 49075], ["Adams", 23]]
+    rows += [["REPORT"], ["Name", "Acres"], ["Arches", 76679]]
+    res = process_sheet_file(write_xlsx(tmp_path / "r.xlsx", rows), "r.xlsx", CFG)
+    assert [(d.row, d.rule) for d in res.discarded] == [
+        (1, "above_header"),
+        (5, "repeated_header"),
+        (6, "repeated_header"),
+    ]
+    assert [c.row for c in res.pieces] == [3, 4, 7] and conserved(res)
+
+
+def test_merged_header_cells_cross_the_worker(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Area", "Estimates", None, None])
+    ws.append(["Area", 2000, 2001, 2002])
+    ws.append(["Kerala", 318, 319, 320])
+    ws.append(["Goa", 13, 14, 15])
+    ws.merge_cells("A1:A2")
+    ws.merge_cells("B1:D1")
+    wb.save(tmp_path / "m.xlsx")
+    res = process_sheet_file(tmp_path / "m.xlsx", "m.xlsx", CFG)
+    assert res.pieces[0].text == (
+        "Area: Kerala. Estimates 2000: 318. Estimates 2001: 319. Estimates 2002: 320."
+    )
+    assert res.reports[0].note == "header rows 1-2 joined" and conserved(res)
+
+
+def test_labelled_numeric_rows_are_kept_as_header_value_pairs(tmp_path: Path) -> None:
+    rows = [
+        ["State", "2011-12", "2012-13", "2013-14", "2014-15"],
+        ["Kerala", 3.6, 4.1, 4.6, 5.2],
+        ["", 1.1, 1.2, 1.3, 1.4],
+    ]
+    p = write_xlsx(tmp_path / "gdp.xlsx", rows)
+    res = process_sheet_file(p, "gdp.xlsx", CFG)
+    assert [c.text for c in res.pieces] == [
+        "State: Kerala. 2011-12: 3.6. 2012-13: 4.1. 2013-14: 4.6. 2014-15: 5.2."
+    ]
+    assert [d.rule for d in res.discarded] == ["mostly_numeric"]
+    seed = config_from_dict({"skip": {"mostly_numeric": "ratio"}})
+    assert not process_sheet_file(p, "gdp.xlsx", seed).pieces
+
+
+def test_long_cells_are_cut_and_flagged(tmp_path: Path) -> None:
+    long = "word " * 40
+    p = write_xlsx(tmp_path / "c.xlsx", [["Term", "Note"], ["lapse", long], [long]])
+    cfg = replace(CFG, sheets=SheetsConfig(max_cell_chars=50))
+    res = process_sheet_file(p, "c.xlsx", cfg)
+    (chunk,) = res.pieces
+    assert chunk.flags == ("cell_cut:B2:199",) and len(chunk.text) < 80
+    (row,) = res.discarded
+    assert row.explanation.endswith("(cell_cut:A3:199)")
+
+
+def test_rows_before_a_workbook_limit_are_kept(tmp_path: Path) -> None:
+    rows = [["Term", "Meaning"]] + [[f"t{i}", f"meaning {i}"] for i in range(50)]
+    p = write_xlsx(tmp_path / "l.xlsx", rows)
+    cfg = replace(CFG, sheets=SheetsConfig(max_cells=41))
+    res = process_sheet_file(p, "l.xlsx", cfg)
+    (err,) = res.errors
+    assert "row 21: more than sheets.max_cells = 41" in err.reason
+    assert [c.row for c in res.pieces] == list(range(2, 21))
+    assert res.reports[0].status == "failed"
+
+
+def test_group_survives_the_stage_file_round_trip(tmp_path: Path) -> None:
+    from notechunk.chunk import Chunk
+
+    p = tmp_path / "g.csv"
+    p.write_text("River,Dam\nJhelum,\nUri,JK\n")
+    (chunk,) = process_sheet(p, "g.csv", CFG).chunks  # finished
+    assert chunk.group == "Jhelum" and chunk.embed_text.startswith("g > Jhelum\n")
+    data = chunk.to_json()
+    assert list(data).index("group") == list(data).index("row") + 1
+    assert Chunk.from_json(data) == chunk
+
+
+def test_a_row_of_only_mnemonics_and_tags_is_discarded_not_emptied(tmp_path: Path) -> None:
+    p = tmp_path / "m.csv"
+    p.write_text("Pass,Tip\nMnemonic: KBZ,#imp ★\nZoji La,Ladakh\n", encoding="utf-8")
+    res = process_sheet(p, "m.csv", CFG)
+    assert [c.row for c in res.chunks] == [3]
+    (row,) = res.discarded
+    assert row.rule == "empty_after_cleaning" and row.row == 2
+    assert res.reports[0].data_rows == len(res.chunks) + len(res.discarded)

@@ -67,12 +67,13 @@ class Chunk:
     """One retrieval unit, complete when made (by `finish.finish_file`).
 
     `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
-    sheet's real row number) for spreadsheets. `text` is the clean content; `embed_text`
-    is what a retriever should index: the context (title, heading path; for a row the
-    file's title, sheet and group) and then the text. Corpus passes add `duplicate_of`
-    and `retrieval_score` (None until scored). Enrichment records what it added to
-    `embed_text`: `resolved` (a reference and its antecedent: "the Act" -> "Government of
-    India Act 1858") and `acronyms` (an acronym and its expansion), each in text order.
+    sheet's real row number) for spreadsheets; `group` is the group header a row stands
+    under ("Jhelum River" above its dams), carried down the sheet. `text` is the clean
+    content; `embed_text` is what a retriever should index: the context (title, heading
+    path; for a row the file's title, sheet and group) and then the text. Corpus passes
+    add `duplicate_of` and `retrieval_score` (None until scored). Enrichment records what
+    it added to `embed_text`: `resolved` (a reference and its antecedent: "the Act" ->
+    "Government of India Act 1858") and `acronyms` (an acronym and its expansion).
     """
 
     text: str
@@ -163,7 +164,9 @@ class FileError:
 class DiscardedRow:
     """A spreadsheet row dropped by a skip rule, with what a reviewer needs to judge it.
 
-    `rule` is `structural`, `mostly_numeric` or `too_few_fields`; `cells` keeps the row as
+    `rule` is `structural`, `mostly_numeric`, `too_few_fields`, `above_header` (a title or
+    note row above the header, not part of it), `repeated_header` (a page header repeated
+    down a printed report) or `empty_after_cleaning`; `cells` keeps the row as
     (header, value) pairs in column order; `measured` and `threshold` are the figures the
     rule compared (e.g. 0.86 numeric share against 0.8).
     """
@@ -207,9 +210,11 @@ class DiscardedRow:
 class SheetReport:
     """What happened to one sheet: the figures of the conservation invariant.
 
-    For a sheet that was read: data_rows (non-blank rows below the header) == chunks
-    (kept or omitted) + discarded. `status` is `read`, `hidden_skipped`, `empty` or
-    `failed`; `note` says why for anything but `read`.
+    For a sheet that was read: data_rows (non-blank rows other than the header rows) ==
+    chunks (kept or omitted) + discarded. `status` is `read`, `truncated`,
+    `hidden_skipped`, `empty` or `failed`; `note` says why for anything but `read`. A
+    truncated sheet counts its `unread_rows` (non-blank rows past `sheets.max_rows`) in
+    data_rows too, so its figures do not balance: it is not conserved, and says so.
     """
 
     source: str
@@ -221,6 +226,7 @@ class SheetReport:
     chunks: int
     discarded: int
     note: str = ""
+    unread_rows: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,15 +1,20 @@
 """One frozen `Config` of per-stage parts, loaded from TOML and validated on construction.
 
 Every number a rule uses comes from here, named as SPEC §2 names it. Unknown keys are an
-error (a typo silently ignored is a rule silently not applied).
+error (a typo silently ignored is a rule silently not applied). Every scalar key is checked
+in one place (`_check_value`) against its field's declared type and range: an integer key
+takes an integer (`true` and `2.5` are refused), a float key a finite number, each within
+the bounds its field declares (`_num`), so `worker_timeout_s = inf` or
+`worker_memory_mb = 2**63-1` stop at load with the key named, not deep inside a run.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
-from dataclasses import MISSING, asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, Field, asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from notechunk.errors import ConfigError
 
@@ -39,22 +44,51 @@ DEFAULT_CONTEXT_DEAD_PHRASES: tuple[str, ...] = (
 CONFIG_FILENAME = "notechunk.toml"
 
 
+@dataclass(frozen=True, slots=True)
+class _Range:
+    lo: float
+    hi: float
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def holds(self, v: float) -> bool:
+        above = v > self.lo if self.lo_open else v >= self.lo
+        below = v < self.hi if self.hi_open else v <= self.hi
+        return above and below
+
+    def __str__(self) -> str:
+        lo, hi = (int(v) if float(v).is_integer() else v for v in (self.lo, self.hi))
+        return f"{'(' if self.lo_open else '['}{lo}, {hi}{')' if self.hi_open else ']'}"
+
+
+def _num(
+    default: Any, lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False
+) -> Any:
+    """A numeric field and the range its value must fall in (checked by `_check_value`)."""
+    return field(default=default, metadata={"range": _Range(lo, hi, lo_open, hi_open)})
+
+
+def _choice(default: str, *choices: str) -> Any:
+    """A string field that takes one of `choices`."""
+    return field(default=default, metadata={"choices": choices})
+
+
+# a key without a declared range: larger than this is a typo, not a setting
+_DEFAULT_RANGE = _Range(0, 1e9)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MarkdownConfig:
-    window_sentences: int = 100
-    overlap: float = 0.3
-    window_max_words: int = 120
-    bullet_merge_under_words: int = 20
-    bullet_merge_cap_words: int = 150
-    timeout_s: float = 300.0
+    _TABLE: ClassVar[str] = "markdown"
+    window_sentences: int = _num(100, 1, 1_000_000)
+    overlap: float = _num(0.3, 0, 1, hi_open=True)
+    window_max_words: int = _num(120, 0, 1_000_000)
+    bullet_merge_under_words: int = _num(20, 0, 1_000_000)
+    bullet_merge_cap_words: int = _num(150, 0, 1_000_000)
+    timeout_s: float = _num(300.0, 0, 86_400, lo_open=True)
 
     def __post_init__(self) -> None:
-        _check(0 < self.timeout_s <= 86_400, "markdown.timeout_s must be in (0, 86400] seconds")
-        _check(self.window_sentences >= 1, "markdown.window_sentences must be >= 1")
-        _check(0.0 <= self.overlap < 1.0, "markdown.overlap must be in [0, 1)")
-        _check(self.window_max_words >= 0, "markdown.window_max_words must be >= 0")
-        _check(self.bullet_merge_under_words >= 0, "markdown.bullet_merge_under_words must be >= 0")
-        _check(self.bullet_merge_cap_words >= 0, "markdown.bullet_merge_cap_words must be >= 0")
+        _check_fields(self)
 
     @property
     def overlap_sentences(self) -> int:
@@ -68,12 +102,17 @@ class MarkdownConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QualityBands:
-    fragment_words: int
-    short_words: int
-    max_words: int
+    """Word-count bands of the quality labels; `omit_fragments` (v2: false) omits
+    fragments instead of only flagging them (the seed's spreadsheet rule)."""
+
+    _TABLE: ClassVar[str] = "quality.*"
+    fragment_words: int = _num(MISSING, 0, 1_000_000)
+    short_words: int = _num(MISSING, 0, 1_000_000)
+    max_words: int = _num(MISSING, 0, 1_000_000)
+    omit_fragments: bool = False
 
     def __post_init__(self) -> None:
-        _check(self.fragment_words >= 0, "quality.*.fragment_words must be >= 0")
+        _check_fields(self)
         _check(
             self.short_words >= self.fragment_words,
             "quality.*.short_words must be >= fragment_words",
@@ -105,49 +144,66 @@ class ContextDeadConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Template:
-    """A `[[templates]]` entry: `text` with `{Column}` fields, applied where `match` globs."""
+    """A `[[templates]]` entry: `text` with `{Column}` fields, applied where `match` globs.
 
+    The text is parsed here, so a template that cannot work (no field, an unbalanced
+    brace, every field optional) stops the load with its name and the problem.
+    """
+
+    _TABLE: ClassVar[str] = "templates"
     name: str
     match: str
     text: str
     sheet: str = "*"
-    header_row: int | None = None
+    header_row: int | None = _num(None, 1, 1_048_576)
 
     def __post_init__(self) -> None:
+        _check_fields(self)
         _check(bool(self.name.strip()), "templates.name must not be empty")
         _check(bool(self.match.strip()), f"template {self.name!r}: match must not be empty")
-        _check("{" in self.text, f"template {self.name!r}: text has no {{Column}} field")
-        _check(
-            self.header_row is None or self.header_row >= 1,
-            f"template {self.name!r}: header_row is 1-based",
-        )
+        from notechunk.sheets.syntax import template_problem
+
+        problem = template_problem(self.text)
+        _check(problem is None, f"template {self.name!r}: text {self.text!r}: {problem}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetsConfig:
+    """Reading limits. `max_cell_chars` cuts a longer cell (32,767 is Excel's own cell
+    limit), flagged `cell_cut:<ref>:<chars>`; a workbook stops being read, with its reason
+    in errors.json, past `max_cells` non-empty cells or past `max_expansion` characters of
+    cell text per byte of the file (beyond the first MB): an 833-byte ODS that repeats a
+    row 200,000 times is an amplification, not a table."""
+
+    _TABLE: ClassVar[str] = "sheets"
     include_hidden: bool = False
-    max_rows: int = 2_000_000
-    max_unzipped_bytes: int = 1_000_000_000
-    max_zip_ratio: float = 200.0
-    worker_memory_mb: int = 4096
-    worker_timeout_s: float = 600.0
-    max_zip_members: int = 10_000
-    min_fields: int = 2
-    mostly_numeric_share: float = 0.8
-    header_search_rows: int = 30
+    max_rows: int = _num(2_000_000, 1, 1e12)
+    max_unzipped_bytes: int = _num(1_000_000_000, 1, 1 << 50)
+    max_zip_ratio: float = _num(200.0, 1, 1e9, lo_open=True)
+    worker_memory_mb: int = _num(4096, 64, 1 << 24)
+    worker_timeout_s: float = _num(600.0, 0, 7 * 86_400, lo_open=True)
+    max_zip_members: int = _num(10_000, 1, 10_000_000)
+    min_fields: int = _num(2, 1, 10_000)
+    mostly_numeric_share: float = _num(0.8, 0, 1, lo_open=True)
+    header_search_rows: int = _num(30, 1, 10_000)
+    max_cell_chars: int = _num(32_767, 16, 1 << 30)
+    max_cells: int = _num(20_000_000, 1, 1e12)
+    max_expansion: float = _num(1000.0, 1, 1e9)
 
     def __post_init__(self) -> None:
-        _check(self.max_zip_members >= 1, "sheets.max_zip_members must be >= 1")
-        _check(self.min_fields >= 1, "sheets.min_fields must be >= 1")
-        _check(
-            0.0 < self.mostly_numeric_share <= 1.0, "sheets.mostly_numeric_share must be in (0, 1]"
-        )
-        _check(self.header_search_rows >= 1, "sheets.header_search_rows must be >= 1")
-        _check(self.max_rows >= 1, "sheets.max_rows must be >= 1")
-        _check(self.max_unzipped_bytes >= 1, "sheets.max_unzipped_bytes must be >= 1")
-        _check(self.max_zip_ratio > 1, "sheets.max_zip_ratio must be > 1")
-        _check(self.worker_memory_mb >= 64, "sheets.worker_memory_mb must be >= 64")
-        _check(self.worker_timeout_s > 0, "sheets.worker_timeout_s must be > 0")
+        _check_fields(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkipConfig:
+    """Early row skipping. `mostly_numeric = "label"` (v2) discards a mostly-numeric row
+    only when no cell is a text label; `"ratio"` restores the seed's rule (the share alone)."""
+
+    _TABLE: ClassVar[str] = "skip"
+    mostly_numeric: str = _choice("label", "label", "ratio")
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,21 +211,22 @@ class DedupeConfig:
     """`scope = "context"` (v2): a duplicate is the same text in the same context (title and
     heading path, or sheet); `"text"` restores the seed's rule (the same text anywhere)."""
 
-    scope: str = "context"
+    _TABLE: ClassVar[str] = "dedupe"
+    scope: str = _choice("context", "context", "text")
 
     def __post_init__(self) -> None:
-        _check(self.scope in ("context", "text"), 'dedupe.scope must be "context" or "text"')
+        _check_fields(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QAConfig:
-    sample_size: int = 50
-    seed: int = 13
-    lowest_scores_listed: int = 20
+    _TABLE: ClassVar[str] = "qa"
+    sample_size: int = _num(50, 0, 1e9)
+    seed: int = _num(13, 0, 2**32 - 1)
+    lowest_scores_listed: int = _num(20, 0, 1e9)
 
     def __post_init__(self) -> None:
-        _check(self.sample_size >= 0, "qa.sample_size must be >= 0")
-        _check(self.lowest_scores_listed >= 0, "qa.lowest_scores_listed must be >= 0")
+        _check_fields(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,6 +242,7 @@ class EnrichConfig:
     file, one `ACRONYM: expansion` a line) expands each acronym once per chunk.
     """
 
+    _TABLE: ClassVar[str] = "enrich"
     merge_sections: bool = True
     references: bool = True
     references_backend: str = "rules"
@@ -192,6 +250,7 @@ class EnrichConfig:
     glossary: str = ""
 
     def __post_init__(self) -> None:
+        _check_fields(self)
         backend = self.references_backend
         _check(
             backend == "rules" or (backend.startswith("spacy:") and len(backend) > 6),
@@ -207,6 +266,7 @@ class Config:
     context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
     templates: tuple[Template, ...] = ()
     sheets: SheetsConfig = field(default_factory=SheetsConfig)
+    skip: SkipConfig = field(default_factory=SkipConfig)
     dedupe: DedupeConfig = field(default_factory=DedupeConfig)
     qa: QAConfig = field(default_factory=QAConfig)
     enrich: EnrichConfig = field(default_factory=EnrichConfig)
@@ -231,6 +291,55 @@ def _check(ok: bool, message: str) -> None:
         raise ConfigError(message)
 
 
+_TYPE_NAMES = {
+    "int": "an integer",
+    "int | None": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+    "tuple[str, ...]": "a list of strings",
+}
+
+
+def _check_value(f: Field[Any], value: Any, key: str) -> Any:
+    """`value` for field `f`, checked against its declared type and range (the one place
+    every scalar key is validated); ints become floats for float keys."""
+    kind = str(f.type)
+    if kind not in _TYPE_NAMES or (value is None and kind == "int | None"):
+        return value
+    want = _TYPE_NAMES[kind]
+    if kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind.startswith("int"):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif kind == "float":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = ok and math.isfinite(value)
+        want = "a finite number"
+    elif kind == "str":
+        ok = isinstance(value, str)
+    else:
+        ok = isinstance(value, (tuple, list)) and all(isinstance(v, str) for v in value)
+    bounds = f.metadata.get("range", _DEFAULT_RANGE) if kind != "bool" else None
+    if ok and bounds is not None and kind != "str" and not kind.startswith("tuple"):
+        ok = bounds.holds(value)
+        want += f" in {bounds}"
+    choices = f.metadata.get("choices")
+    if ok and choices:
+        ok = value in choices
+        want = "one of " + ", ".join(f'"{c}"' for c in choices)
+    if not ok:
+        raise ConfigError(f"{key} must be {want}, got {value!r}")
+    return float(value) if kind == "float" else value
+
+
+def _check_fields(obj: Any) -> None:
+    """Validate every scalar field of a config part (`_check_value`), for any construction."""
+    table = type(obj)._TABLE
+    for f in fields(obj):
+        _check_value(f, getattr(obj, f.name), f"{table}.{f.name}")
+
+
 def _drop_none(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _drop_none(v) for k, v in value.items() if v is not None}
@@ -247,31 +356,13 @@ def _build(cls: type[Any], data: Any, where: str) -> Any:
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise ConfigError(f"unknown key(s) in {where}: {', '.join(unknown)}")
-    kwargs: dict[str, Any] = {}
-    for key, value in data.items():
-        default = allowed[key].default
-        default = None if default is MISSING else default
-        kwargs[key] = _coerce(value, default, f"{where}.{key}")
+    kwargs = {
+        key: _check_value(allowed[key], value, f"{where}.{key}") for key, value in data.items()
+    }
     try:
         return cls(**kwargs)
     except TypeError as exc:
         raise ConfigError(f"{where}: {exc}") from None
-
-
-def _coerce(value: Any, default: Any, where: str) -> Any:
-    if isinstance(default, bool) or isinstance(value, bool):
-        if not isinstance(value, bool) or (default is not None and not isinstance(default, bool)):
-            raise ConfigError(f"{where} must be {type(default).__name__}, got {value!r}")
-        return value
-    if isinstance(default, float) and isinstance(value, int):
-        return float(value)
-    if (
-        default is not None
-        and not isinstance(value, type(default))
-        and not isinstance(default, tuple)
-    ):
-        raise ConfigError(f"{where} must be {type(default).__name__}, got {value!r}")
-    return value
 
 
 def config_from_dict(data: dict[str, Any]) -> Config:
@@ -330,6 +421,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
         kwargs["templates"] = tuple(templates)
     if "sheets" in data:
         kwargs["sheets"] = _build(SheetsConfig, data["sheets"], "sheets")
+    if "skip" in data:
+        kwargs["skip"] = _build(SkipConfig, data["skip"], "skip")
     if "dedupe" in data:
         kwargs["dedupe"] = _build(DedupeConfig, data["dedupe"], "dedupe")
     if "qa" in data:
@@ -378,7 +471,7 @@ def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
     lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
-    for table in ("markdown", "sheets", "dedupe", "qa", "enrich"):
+    for table in ("markdown", "sheets", "skip", "dedupe", "qa", "enrich"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
         lines.append("")

@@ -1,9 +1,9 @@
 """Quality labels and context-dead detection (SPEC §1.3), as data on the chunk.
 
 Precedence when several labels apply: context_dead > too_long > fragment > short > ok.
-Whether a label omits the chunk depends on the source type: Markdown fragments are kept
-(a short factual sentence is valid), spreadsheet fragments are omitted, context-dead
-chunks are always omitted.
+Fragments are flagged and kept (v2: a short row such as "prompt: Zambia. answer: Lusaka."
+is a fact); `quality.<type>.omit_fragments = true` omits them (the seed's spreadsheet
+rule). Context-dead chunks are always omitted.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def classify(
     if word_count > bands.max_words:
         return "too_long", False, None
     if word_count < bands.fragment_words:
-        return "fragment", source_type == "spreadsheet", None
+        return "fragment", bands.omit_fragments, None
     if word_count < bands.short_words:
         return "short", False, None
     return "ok", False, None

@@ -114,8 +114,12 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
         heads.add(keys[-1])
     out += [Name(text=body, start=begin, head=h, person=False) for h in sorted(heads)]
     label = text[end : end + 1] == ":"  # "Authors: ...; Guillaume Date:" is a field name
-    plain = not label and not any(k in INSTITUTIONS for k in keys) and not any(
-        w.casefold() in CONNECTORS or w.endswith(("'s", "’s")) or len(w) == 1 for w in words
+    plain = (
+        not label
+        and not any(k in INSTITUTIONS for k in keys)
+        and not any(
+            w.casefold() in CONNECTORS or w.endswith(("'s", "’s")) or len(w) == 1 for w in words
+        )
     )
     if plain and not titled and len(words) <= 4:
         out.append(Name(text=" ".join(words), start=begin, head="", person=True))

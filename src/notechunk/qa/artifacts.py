@@ -187,7 +187,10 @@ def summary_markdown(
         f" Conserved: {'yes' if sh.conserved else 'NO'}.",
     ]
     for b in sh.not_conserved:
-        lines.append(f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}")
+        unread = f" ({b.unread_rows} not read)" if b.unread_rows else ""
+        lines.append(
+            f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}{unread}"
+        )
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
     if enrichment is not None:

@@ -65,6 +65,7 @@ class SheetGap:
     data_rows: int
     chunks: int
     discarded: int
+    unread_rows: int = 0  # rows past sheets.max_rows: counted in data_rows, never read
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,7 +184,8 @@ def _r(x: float) -> float:
 
 
 def _sheet_totals(reports: Sequence[SheetReport]) -> SheetTotals:
-    read = [r for r in reports if r.status == "read"]
+    # a truncated sheet counts its unread rows in data_rows, so it shows as not conserved
+    read = [r for r in reports if r.status in ("read", "truncated")]
     broken = tuple(
         SheetGap(
             source=r.source,
@@ -191,6 +193,7 @@ def _sheet_totals(reports: Sequence[SheetReport]) -> SheetTotals:
             data_rows=r.data_rows,
             chunks=r.chunks,
             discarded=r.discarded,
+            unread_rows=r.unread_rows,
         )
         for r in read
         if r.data_rows != r.chunks + r.discarded

@@ -1,26 +1,51 @@
-"""Header-row detection: skip title rows, blank rows and merged title cells above the table.
+"""Header detection: skip title rows above the table, join stacked header rows, name columns.
 
 The header is the first row, within the first `header_search_rows` rows, with at least 2
 non-empty cells, at least half of them text (not numbers or dates; a year such as "2011"
-or "2011-12" counts as text here), and a width close to the table's (>= 60% of the widest
-row seen). Stacked multi-row headers are not joined: the last full row is the header.
-A template's `header_row` pins it instead.
+or "2011-12" counts as text here), and a width close to the table's (>= 60% of the
+second-widest row seen: one stray wide row does not make itself the header). A template's
+`header_row` pins it instead (and nothing is stacked onto a pinned row).
+
+Stacked headers (SPEC §1.2, v2) are joined into one name per column, top to bottom:
+- up to 3 rows directly above the header (no blank row between) whose cells are all short
+  text, unless the row is a title (one cell, in the first column) or sits under a row
+  filled in the same columns (a run of alike rows is a table, not a header);
+- up to 2 rows directly below it whose cells are all short text, whose first column is
+  empty (or repeats the header's), and under whose text the data rows hold numbers (a
+  units row "", "m", "mg/m3" over figures). A row whose every cell is a unit (`is_unit`)
+  is a units row: its parts go in parentheses ("Depth (m)").
+A horizontally merged header cell names every column it spans; a repeated part (a
+vertically merged "Geographic Area") is said once. Rows above the header that are not
+stacked are the runner's to report (`above_header`).
 
 A file with no header row (a question,answer CSV) is recognised when the candidate looks
 like data: a cell longer than 60 characters, or ending with "?". Columns are then named
-"Column 1", "Column 2", ... and every non-blank row is data (header_row None).
+"Column 1", "Column 2", ... and every non-blank row is data.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from notechunk.sheets.read import SheetRow
-from notechunk.sheets.skip import is_numeric
+from notechunk.sheets.skip import is_numeric, is_placeholder
 
 # a year or fiscal year ("2011", "2011-12") is a column name in a header row
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d(?:-\d{2}(?:\d{2})?)?$")
+_MAX_ABOVE, _MAX_BELOW, _LOOKAHEAD = 3, 2, 10
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Header:
+    """The header of a sheet: its row (None: no header), the rows joined into the names
+    (`rows`, top to bottom, the header row among them) and one unique name per column."""
+
+    row: int | None
+    rows: tuple[int, ...]
+    names: tuple[str, ...]
+    first_col: int = 0  # the first column the header names (group headers stand there)
 
 
 def _filled(row: SheetRow) -> int:
@@ -31,6 +56,10 @@ def looks_like_data(row: SheetRow) -> bool:
     return any(len(c) > 60 or c.endswith("?") for c in row.cells if c)
 
 
+def _texty(cell: str) -> bool:
+    return not is_numeric(cell) or bool(_YEAR.match(cell))
+
+
 def find_header(rows: list[SheetRow], pinned: int | None = None) -> SheetRow | None:
     """The header among the first buffered rows, or None when the table has no header."""
     if pinned is not None:
@@ -38,13 +67,14 @@ def find_header(rows: list[SheetRow], pinned: int | None = None) -> SheetRow | N
     nonblank = [r for r in rows if _filled(r)]
     if not nonblank:
         return None
-    width = max(_filled(r) for r in nonblank)
+    counts = sorted(_filled(r) for r in nonblank)
+    width = counts[-2] if len(counts) >= 3 else counts[-1]
     need = max(2, math.ceil(0.6 * width))
     for row in nonblank:
         filled = [c for c in row.cells if c]
         if len(filled) < need:
             continue
-        text = sum(1 for c in filled if not is_numeric(c) or _YEAR.match(c))
+        text = sum(1 for c in filled if _texty(c))
         if text * 2 < len(filled):
             continue
         return None if looks_like_data(row) else row
@@ -52,15 +82,146 @@ def find_header(rows: list[SheetRow], pinned: int | None = None) -> SheetRow | N
     return None if looks_like_data(first) or _filled(first) < 2 else first
 
 
+def build_header(
+    head: list[SheetRow], header: SheetRow | None, width: int, *, stack: bool = True
+) -> Header:
+    """The sheet's `Header` from its buffered first rows and the row `find_header` chose."""
+    if header is None:
+        return Header(row=None, rows=(), names=tuple(column_names(None, width)))
+    at = head.index(header)
+    above = _stack_above(head, at) if stack else []
+    below = _stack_below(head, at) if stack else []
+    rows = [head[i] for i in (*above, at, *below)]
+    units = bool(below) and all(is_unit(c) for c in head[below[-1]].cells if c)
+    width = max(width, *(len(r.cells) for r in rows))
+    parts: list[list[str]] = [[] for _ in range(width)]
+    for k, row in enumerate(rows):
+        cells = _spread(row) if k <= len(above) else list(row.cells)
+        is_units = units and k == len(rows) - 1
+        for col, cell in enumerate(cells):
+            text = re.sub(r"\s+", " ", cell).strip()
+            if not text or (parts[col] and parts[col][-1] == text):
+                continue
+            if is_units and not (text.startswith("(") and text.endswith(")")):
+                text = f"({text})"
+            parts[col].append(text)
+    joined = [" ".join(p) for p in parts]
+    return Header(
+        row=header.number,
+        rows=tuple(r.number for r in rows),
+        names=tuple(_unique(joined)),
+        first_col=next((i for i, name in enumerate(joined) if name), 0),
+    )
+
+
+_UNIT_WORDS = frozenset(
+    "acres hectares ha percent pct crore crores lakh lakhs million millions billion billions "
+    "thousand thousands units nos persons people years days hours minutes seconds degrees "
+    "rs inr usd eur gbp".split()
+)
+_UNIT_MARKS = frozenset("/%$€£₹°_^·")
+
+
+def is_unit(cell: str) -> bool:
+    """A cell of a units row: "(m)", "mg/m3", "degree_C", "km", "%", "crore", not "2001"."""
+    v = cell.strip()
+    if (v[:1], v[-1:]) in (("(", ")"), ("[", "]")):
+        return True
+    if " " in v or len(v) > 15 or _YEAR.match(v) or v.isdigit():
+        return False
+    return (
+        bool(_UNIT_MARKS.intersection(v))
+        or (len(v) <= 3 and v.isalpha())
+        or v.lower().rstrip(".") in _UNIT_WORDS
+    )
+
+
+def _spread(row: SheetRow) -> list[str]:
+    """The row's cells with each horizontally merged value copied across its span."""
+    cells = list(row.cells)
+    for first, last in row.merged:
+        if first < len(cells) and cells[first]:
+            for c in range(first + 1, min(last, len(cells) - 1) + 1):
+                cells[c] = cells[c] or cells[first]
+    return cells
+
+
+def _short_text(row: SheetRow) -> bool:
+    """Every non-empty cell is header-like text: short, not a number, not a placeholder."""
+    filled = [c for c in row.cells if c]
+    return bool(filled) and all(
+        _texty(c) and len(c) <= 60 and not c.endswith("?") and not is_placeholder(c) for c in filled
+    )
+
+
+def _stack_above(head: list[SheetRow], at: int) -> list[int]:
+    out: list[int] = []
+    i = at - 1
+    while i >= 0 and len(out) < _MAX_ABOVE:
+        row = head[i]
+        filled = [c for c, v in enumerate(row.cells) if v]
+        if not _short_text(row) or filled == [0]:  # a title: one cell, first column
+            break
+        if i > 0 and _pattern(head[i - 1]) == filled:  # a run of alike rows: a table
+            break
+        out.insert(0, i)
+        i -= 1
+    return out
+
+
+def _pattern(row: SheetRow) -> list[int]:
+    return [c for c, v in enumerate(row.cells) if v]
+
+
+def _stack_below(head: list[SheetRow], at: int) -> list[int]:
+    out: list[int] = []
+    j = at + 1
+    while j < len(head) and len(out) < _MAX_BELOW:
+        row = head[j]
+        # a data row names its record in the first column; a header part leaves it empty
+        # (or repeats the header's own cell there: a vertically merged "Geographic Area")
+        if not _short_text(row) or row.cells[0] not in ("", head[at].cells[0]):
+            break
+        data = [r for r in head[j + 1 :] if _filled(r) >= 2 and not _short_text(r)]
+        text_cols = [c for c, v in enumerate(row.cells) if v]
+        if not _numbers_under(text_cols, data[:_LOOKAHEAD]):
+            break
+        out.append(j)
+        j += 1
+    return out
+
+
+def _numbers_under(cols: list[int], data: list[SheetRow]) -> bool:
+    """Of these columns, do at least half of those with values below hold numbers there?"""
+    below = [[r.cells[c] for r in data if c < len(r.cells) and r.cells[c]] for c in cols]
+    filled = [values for values in below if values]
+    hits = sum(1 for values in filled if any(is_numeric(v) for v in values))
+    return bool(filled) and hits * 2 >= len(filled)
+
+
+def _unique(names: list[str]) -> list[str]:
+    """Empty names become "Column N"; a repeat gets " (2)", " (3)", ... never a name that
+    is already taken ("Year", "Year (2)", "Year" -> "Year", "Year (2)", "Year (3)")."""
+    out: list[str] = []
+    taken: set[str] = set()
+    for i, name in enumerate(names, start=1):
+        name = name or f"Column {i}"
+        candidate, k = name, 1
+        while candidate.lower() in taken:
+            k += 1
+            candidate = f"{name} ({k})"
+        taken.add(candidate.lower())
+        out.append(candidate)
+    return out
+
+
+def widen(names: tuple[str, ...], width: int) -> tuple[str, ...]:
+    """`names` extended to `width` columns ("Column 7", ...), still unique."""
+    return tuple(_unique([*names, *([""] * (width - len(names)))]))
+
+
 def column_names(header: SheetRow | None, width: int) -> list[str]:
-    """Header cells as names; empty ones "Column N"; repeats get " (2)", " (3)"."""
+    """Header cells as names; empty ones "Column N"; repeats made unique (`_unique`)."""
     cells = list(header.cells) if header is not None else []
     cells += [""] * (width - len(cells))
-    names: list[str] = []
-    seen: dict[str, int] = {}
-    for i, cell in enumerate(cells, start=1):
-        name = re.sub(r"\s+", " ", cell).strip() or f"Column {i}"
-        key = name.lower()
-        seen[key] = seen.get(key, 0) + 1
-        names.append(name if seen[key] == 1 else f"{name} ({seen[key]})")
-    return names
+    return _unique([re.sub(r"\s+", " ", cell).strip() for cell in cells])

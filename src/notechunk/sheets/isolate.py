@@ -8,9 +8,10 @@ which talks to the parent through `send`. The parent's `receive` waits at most u
 worker's own reason (corrupt, password-protected, zip bomb, ...), "timeout: ...", or
 "worker died (SIGABRT) ..." when the process ends without a word (a Rust allocation abort
 is named from the log). Two uses: `read_isolated` streams a workbook's rows in batches
-(the pipe's back-pressure bounds the worker; it stops a sheet once
-`max_rows + header_search_rows + 1` non-blank rows are sent), and `run_isolated` calls one
-function for one answer.
+(the pipe's back-pressure bounds the worker; every row is sent, so the parent can count
+the rows past `max_rows` it does not chunk, and the reader's own limits, `limits.Budget`,
+bound what a workbook may expand to; rows read before a limit stops a sheet are sent
+before the error), and `run_isolated` calls one function for one answer.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
@@ -33,6 +34,8 @@ T = TypeVar("T")
 Send = Callable[[tuple[Any, ...]], None]
 Receive = Callable[[], tuple[Any, ...]]
 _BATCH = 2000
+# a row on the pipe: number, cells, flags, merged spans (`SheetRow` fields, as a tuple)
+_WireRow = tuple[int, tuple[str, ...], tuple[str, ...], tuple[tuple[int, int], ...]]
 
 
 def _limit_self(memory_mb: int, log: str) -> None:
@@ -150,28 +153,27 @@ def run_isolated(func: Callable[..., T], args: tuple[Any, ...], cfg: Config) -> 
 
 
 def _read_body(send: Send, path: Path, rel: str, cfg: Config) -> None:
-    cap = cfg.sheets.max_rows + cfg.sheets.header_search_rows + 1
     check_container(path, rel, cfg.sheets)
-    for sheet in read_workbook(path, rel, cfg.sheets.include_hidden):
+    for sheet in read_workbook(path, rel, cfg.sheets):
         send(("sheet", sheet.name, sheet.visible))
-        batch: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
-        filled = 0
-        for row in sheet.rows:
-            batch.append((row.number, row.cells, row.flags))
-            if any(row.cells):
-                filled += 1
-            if len(batch) >= _BATCH:
+        batch: list[_WireRow] = []
+        try:
+            for row in sheet.rows:
+                batch.append((row.number, row.cells, row.flags, row.merged))
+                if len(batch) >= _BATCH:
+                    send(("rows", batch))
+                    batch = []
+        except InputError:  # rows read before a limit stopped the sheet still count
+            if batch:
                 send(("rows", batch))
-                batch = []
-            if filled >= cap:
-                break
+            raise
         if batch:
             send(("rows", batch))
         send(("end",))
     send(("done",))
 
 
-def read_isolated(path: Path, rel: str, cfg: Config) -> Iterator[RawSheet]:
+def read_isolated(path: Path, rel: str, cfg: Config) -> Generator[RawSheet, None, None]:
     """`read_workbook` run in a limited worker; sheets and rows stream lazily.
 
     Consume each sheet's rows before asking for the next sheet (unread rows are skipped).
@@ -186,8 +188,8 @@ def read_isolated(path: Path, rel: str, cfg: Config) -> Iterator[RawSheet]:
                 if msg[0] == "end":
                     state["open"] = False
                     return
-                for number, cells, flags in msg[1]:
-                    yield SheetRow(number=number, cells=cells, flags=flags)
+                for number, cells, flags, merged in msg[1]:
+                    yield SheetRow(number=number, cells=cells, flags=flags, merged=merged)
 
         while True:
             if state["open"]:

@@ -7,8 +7,13 @@ report can show why a row went.
 - structural: every non-empty cell is a number or a structural label ("Chapter 1",
   "Unit II", "Part A", "Total", "S.No."), and at least one is a label.
 - mostly_numeric: at least `mostly_numeric_share` of the non-empty cells are numbers,
-  percentages, currency amounts or dates.
+  percentages, currency amounts or dates, and (v2, `skip.mostly_numeric = "label"`) no
+  cell is a text label or the sheet has no header: a state with its GDP by year is a fact
+  once its headers name the years. `"ratio"` restores the seed's rule (the share alone).
 - too_few_fields: fewer than `min_fields` non-empty cells.
+
+A text label is a cell with a letter in it that is neither a number nor a placeholder
+("NA", "n/a", "nil", "-"): "Kerala", ".Under 5 years", "WW100511SC".
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from notechunk.config import SheetsConfig
+from notechunk.config import Config
 
 _NUMERIC = re.compile(
     r"""^\(?[-+−]?\s*(?:[₹$€£¥]|rs\.?|inr|usd|eur)?\s*[-+−]?
@@ -25,8 +30,13 @@ _NUMERIC = re.compile(
     re.I | re.X,
 )
 _DATE = re.compile(
-    r"^(?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}"
+    r"^(?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}"
     r"|\d{4}-\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?)$"
+)
+_PLACEHOLDERS = frozenset(
+    {"na", "n/a", "n.a.", "n.a", "nil", "none", "null", "nan", "tbd", "tba", "x", "xx"}
+    | {"-", "--", "—", "–", ".", "..", "...", "?", "*"}
 )
 _STRUCTURAL = re.compile(
     r"""^(?:(?:chapter|unit|part|section|module|lesson|topic|book|volume|vol\.?|ch\.?)
@@ -45,11 +55,32 @@ def is_numeric(value: str) -> bool:
     return bool(_NUMERIC.match(v) or _DATE.match(v))
 
 
+def is_placeholder(value: str) -> bool:
+    """A cell that stands for "no value": NA, n/a, nil, -, ..."""
+    return value.strip().lower() in _PLACEHOLDERS
+
+
+def is_label(value: str) -> bool:
+    """A cell that names something: has a letter, is not a number or a placeholder."""
+    v = value.strip()
+    return any(ch.isalpha() for ch in v) and not is_placeholder(v) and not is_numeric(v)
+
+
+def is_section(value: str) -> bool:
+    """A structural label that opens a part of the table ("Unit II"), not a total or a
+    serial-number heading."""
+    return is_structural(value) and not _NOT_SECTION.match(value.strip())
+
+
 def is_structural(value: str) -> bool:
     v = value.strip()
     return bool(v) and v[0].lower() in _STRUCTURAL_STARTS and bool(_STRUCTURAL.match(v))
 
 
+_NOT_SECTION = re.compile(
+    r"(?:grand\s+|sub-?\s*)?total|s\.?\s?no|sr\.?\s?no|sl\.?\s?no|serial|no\.", re.I
+)
+_SENTENCE_ENDS = (".", "?", "!", "。", "．", "？", "！")
 _CURRENCY_STARTS = frozenset({"rs", "in", "us", "eu"})
 _STRUCTURAL_STARTS = frozenset("cupsmltbvgn")
 
@@ -62,8 +93,9 @@ class Skip:
     explanation: str
 
 
-def skip_reason(cells: tuple[str, ...], cfg: SheetsConfig) -> Skip | None:
+def skip_reason(cells: tuple[str, ...], cfg: Config, *, has_header: bool = True) -> Skip | None:
     """The first skip rule that applies to a non-blank row, or None to keep it."""
+    sheets = cfg.sheets
     filled = [c for c in cells if c]
     n = len(filled)
     if n == 0:
@@ -78,18 +110,47 @@ def skip_reason(cells: tuple[str, ...], cfg: SheetsConfig) -> Skip | None:
             explanation=f"{labels} of {n} cells are structural labels, the rest numbers",
         )
     share = numbers / n
-    if share >= cfg.mostly_numeric_share:
-        return Skip(
-            rule="mostly_numeric",
-            measured=round(share, 3),
-            threshold=cfg.mostly_numeric_share,
-            explanation=f"{numbers} of {n} non-empty cells are numbers, percentages or dates",
-        )
-    if n < cfg.min_fields:
+    if share >= sheets.mostly_numeric_share:
+        why = f"{numbers} of {n} non-empty cells are numbers, percentages or dates"
+        if cfg.skip.mostly_numeric == "ratio":
+            labelled = False
+        elif not has_header:
+            labelled, why = False, why + " and the sheet has no header row to name them"
+        else:
+            labelled, why = any(is_label(c) for c in filled), why + " and none is a text label"
+        if not labelled:
+            return Skip(
+                rule="mostly_numeric",
+                measured=round(share, 3),
+                threshold=sheets.mostly_numeric_share,
+                explanation=why,
+            )
+    if n < sheets.min_fields:
         return Skip(
             rule="too_few_fields",
             measured=n,
-            threshold=cfg.min_fields,
-            explanation=f"{n} non-empty cell(s), fewer than {cfg.min_fields}",
+            threshold=sheets.min_fields,
+            explanation=f"{n} non-empty cell(s), fewer than {sheets.min_fields}",
         )
     return None
+
+
+def group_label(cells: tuple[str, ...], skip: Skip, first_col: int) -> str | None:
+    """The text of a discarded one-cell row that heads the rows below it, or None.
+
+    A group header ("Jhelum River", "JK", "Unit II") is one short text cell in the table's
+    first named column: at most 10 words and 80 characters, not ending as a sentence does
+    (in any script), not a number, total or serial.
+    """
+    if skip.rule not in ("too_few_fields", "structural"):
+        return None
+    filled = [(i, c) for i, c in enumerate(cells) if c]
+    if len(filled) != 1:
+        return None
+    col, text = filled[0]
+    words = text.split()
+    if col > first_col or not is_label(text) or len(words) > 10 or len(text) > 80:
+        return None
+    if text.endswith(_SENTENCE_ENDS) or (skip.rule == "structural" and not is_section(text)):
+        return None
+    return " ".join(words)

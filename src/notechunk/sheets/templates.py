@@ -8,9 +8,11 @@ Template syntax (`[[templates]] text`):
   so `The {Pass} pass[, connecting {Connects}][, at {Altitude}].` never leaves
   "connecting , at" behind. Segments do not nest.
 - `{{`, `}}`, `[[`, `]]` are literal braces and brackets.
-A field outside any segment is required: when it is empty, or a column is missing, the row
-falls back to the generic text and carries the flag
-`template_fallback:<name>:missing column <X>` or `...:empty field <X>`.
+The grammar is checked when the config loads (`syntax.parse_template`). A field outside
+any segment is required: when it is empty, or a column is missing, the row falls back to
+the generic text and carries the flag `template_fallback:<name>:missing column <X>` or
+`...:empty field <X>`; a row that fills no field at all (every optional segment dropped)
+falls back too (`...:no field filled`), so a template never makes an empty chunk.
 
 Fallback: each cell goes through `clean_mnemonic_patterns` and `remove_generic_tags`; the
 remaining cells become `Header: value` pairs joined with ". ", so a number never floats
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from notechunk.config import Template
+from notechunk.sheets.syntax import Segment, fields_of, parse_template
 
 _TAG_CHARS = frozenset("#[(*★☆⭐✪✱")
 _HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z][\w-]*")
@@ -82,39 +85,6 @@ def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------------------- templates
 
 _UNIT = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_TOKEN = re.compile(r"\{\{|\}\}|\[\[|\]\]|\{[^{}]*\}|\[|\]|[^\[\]{}]+|[{}]")
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    optional: bool
-    parts: tuple[tuple[str, str], ...]  # ("lit", text) | ("field", name)
-
-
-def parse_template(text: str) -> tuple[Segment, ...]:
-    """Split template text into required and optional segments."""
-    segments: list[Segment] = []
-    current: list[tuple[str, str]] = []
-    optional = False
-    for tok in _TOKEN.findall(text):
-        if tok in ("{{", "}}", "[[", "]]"):
-            current.append(("lit", tok[0]))
-        elif tok == "[" and not optional:
-            segments.append(Segment(False, tuple(current)))
-            current, optional = [], True
-        elif tok == "]" and optional:
-            segments.append(Segment(True, tuple(current)))
-            current, optional = [], False
-        elif tok.startswith("{") and tok.endswith("}") and len(tok) > 2:
-            current.append(("field", tok[1:-1].strip()))
-        else:
-            current.append(("lit", tok))
-    segments.append(Segment(optional, tuple(current)))
-    return tuple(s for s in segments if s.parts)
-
-
-def fields_of(segments: tuple[Segment, ...]) -> list[str]:
-    return [v for s in segments for k, v in s.parts if k == "field"]
 
 
 def select_template(templates: tuple[Template, ...], rel: str, sheet: str) -> Template | None:
@@ -137,9 +107,15 @@ class BoundTemplate:
 
 
 def bind(template: Template, names: list[str]) -> BoundTemplate:
+    """Fields to column indexes: a field written exactly as a column's name (spacing aside)
+    takes that column, even when another column has the same name up to punctuation
+    ("Alt m" and "Alt-m"); then names match ignoring case, spaces and punctuation; then
+    without a bracketed unit ("Altitude (m)" answers {Altitude})."""
     segments = parse_template(template.text)
+    exact: dict[str, int] = {}
     index: dict[str, int] = {}
     for i, n in enumerate(names):
+        exact.setdefault(" ".join(n.split()), i)
         index.setdefault(normalize_name(n), i)
     for i, n in enumerate(names):  # second chance: "Altitude (m)" answers {Altitude}
         index.setdefault(normalize_name(_UNIT.sub("", n)), i)
@@ -147,8 +123,9 @@ def bind(template: Template, names: list[str]) -> BoundTemplate:
     missing: list[str] = []
     for f in fields_of(segments):
         key = normalize_name(f)
-        if key in index:
-            columns[f] = index[key]
+        at = exact.get(" ".join(f.split()), index.get(key))
+        if at is not None:
+            columns[f] = at
         elif f not in missing:
             missing.append(f)
     return BoundTemplate(template.name, segments, columns, tuple(missing))
@@ -159,6 +136,7 @@ def apply(bound: BoundTemplate, cells: tuple[str, ...]) -> tuple[str | None, str
     if bound.missing:
         return None, f"template_fallback:{bound.name}:missing column {bound.missing[0]}"
     out: list[str] = []
+    filled = 0
     for seg in bound.segments:
         pieces: list[str] = []
         empty: str | None = None
@@ -176,8 +154,11 @@ def apply(bound: BoundTemplate, cells: tuple[str, ...]) -> tuple[str | None, str
             if seg.optional:
                 continue
             return None, f"template_fallback:{bound.name}:empty field {empty}"
+        filled += sum(1 for kind, _ in seg.parts if kind == "field")
         out.append("".join(pieces))
     text = " ".join("".join(out).split())
+    if not filled or not text:
+        return None, f"template_fallback:{bound.name}:no field filled"
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)
     text = re.sub(r"([,;])\1+", r"\1", text)
     return text, None

@@ -1,0 +1,197 @@
+"""Cell display: every cell becomes the string a person reads in it.
+
+2023 not 2023.0, ISO dates (time only if not midnight), percent-formatted cells as "42%"
+(xlsx/xlsm: the cell's style is read from the sheet XML, `xlsx_cell_notes`), `#DIV/0!`
+kept, integers longer than 15 digits taken from the XML text, formulas without a cached
+value flagged. Limits: .xls/.ods cells carry no number format through calamine, so a
+percent there shows as the stored fraction (0.42); formulas without cached values are
+detected only in xlsx/xlsm.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def display(value: object) -> str:
+    """The string a person reads in the cell (calamine's value types)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_number(value)
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0, 0):
+            return value.date().isoformat()
+        spec = "minutes" if value.second == 0 and value.microsecond == 0 else "seconds"
+        return value.isoformat(sep=" ", timespec=spec)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dt.time):
+        spec = "minutes" if value.second == 0 and value.microsecond == 0 else "seconds"
+        return value.isoformat(timespec=spec)
+    return str(value).strip()
+
+
+def format_number(value: float) -> str:
+    """2023.0 -> '2023'; 15 significant digits otherwise, as Excel shows them."""
+    if value != value:  # NaN
+        return ""
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    text = format(value, ".15g")
+    if "e" in text:
+        return text
+    return text
+
+
+def format_percent(value: float) -> str:
+    return format_number(round(value * 100, 10)) + "%"
+
+
+# ---------------------------------------------------------------------------- xlsx extras
+
+_CELL_TAG = rb'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)'
+_ERROR_RE = re.compile(_CELL_TAG + rb"(?<!/)>(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?<v>([^<]*)</v>", re.S)
+_FORMULA_NO_VALUE_RE = re.compile(
+    _CELL_TAG + rb"(?<!/)>(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)(?:<v\s*/>|<v></v>)?</c>", re.S
+)
+_LONG_INT_RE = re.compile(_CELL_TAG + rb"(?<!/)><v>(-?[0-9]{16,})</v></c>")
+_STYLED_RE = re.compile(_CELL_TAG + rb"(?<!/)>(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?<v>([^<]*)</v>")
+_LONG_DIGITS = re.compile(rb"<v>-?[0-9]{16}")
+_ATTR_RE = re.compile(rb'\b([st])="([^"]*)"')
+
+
+def _col_index(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ch - 64)
+    return n - 1
+
+
+@dataclass(frozen=True, slots=True)
+class CellNote:
+    text: str | None  # replacement display text, or None to keep calamine's
+    flag: str | None
+
+
+def _percent_styles(zf: zipfile.ZipFile) -> frozenset[int]:
+    from defusedxml import ElementTree
+
+    try:
+        root = ElementTree.fromstring(zf.read("xl/styles.xml"))
+    except KeyError:
+        return frozenset()
+    ns = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    percent_fmts = {9, 10}
+    for fmt in root.iter(f"{ns}numFmt"):
+        code = re.sub(r'"[^"]*"|\\.', "", fmt.get("formatCode", ""))
+        if "%" in code:
+            percent_fmts.add(int(fmt.get("numFmtId", "-1")))
+    xfs = root.find(f"{ns}cellXfs")
+    if xfs is None:
+        return frozenset()
+    return frozenset(
+        i
+        for i, xf in enumerate(xfs.findall(f"{ns}xf"))
+        if int(xf.get("numFmtId", "0")) in percent_fmts
+    )
+
+
+def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet name -> zip member of its XML."""
+    from defusedxml import ElementTree
+
+    main = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    rel_ns = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+    try:
+        wb = ElementTree.fromstring(zf.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    except KeyError:
+        return {}
+    targets = {r.get("Id"): r.get("Target", "") for r in rels}
+    out: dict[str, str] = {}
+    for sheet in wb.iter(f"{main}sheet"):
+        target = targets.get(sheet.get(f"{rel_ns}id"), "")
+        if not target:
+            continue
+        member = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        out[sheet.get("name", "")] = member
+    return out
+
+
+def xlsx_cell_notes(path: Path) -> dict[str, dict[tuple[int, int], CellNote]]:
+    """Per sheet, the cells calamine cannot show right: (row0, col0) -> CellNote.
+
+    Percent-styled numbers, error values, formulas without a cached value and integers
+    longer than 15 digits. The sheet XML is scanned block by block (bounded memory).
+    """
+    out: dict[str, dict[tuple[int, int], CellNote]] = {}
+    with zipfile.ZipFile(path) as zf:
+        percent = _percent_styles(zf)
+        for name, member in _sheet_parts(zf).items():
+            notes: dict[tuple[int, int], CellNote] = {}
+            try:
+                fh = zf.open(member)
+            except KeyError:
+                continue
+            with fh:
+                carry = b""
+                while True:
+                    block = fh.read(4 << 20)
+                    data = carry + block
+                    if block:
+                        cut = data.rfind(b"</row>")
+                        if cut < 0:
+                            carry = data
+                            continue
+                        cut += len(b"</row>")
+                        data, carry = data[:cut], data[cut:]
+                    _scan(data, percent, notes)
+                    if not block:
+                        break
+            out[name] = notes
+    return out
+
+
+def _attrs(raw: bytes) -> dict[bytes, bytes]:
+    return dict(_ATTR_RE.findall(raw))
+
+
+def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], CellNote]) -> None:
+    has_formula = b"<f" in data
+    for m in _FORMULA_NO_VALUE_RE.finditer(data) if has_formula else ():
+        key = (int(m.group(2)) - 1, _col_index(m.group(1)))
+        ref = (m.group(1) + m.group(2)).decode()
+        notes[key] = CellNote(None, f"formula_without_value:{ref}")
+    if b't="e"' in data:
+        for m in _ERROR_RE.finditer(data):
+            if _attrs(m.group(3)).get(b"t") == b"e":
+                key = (int(m.group(2)) - 1, _col_index(m.group(1)))
+                ref = (m.group(1) + m.group(2)).decode()
+                notes[key] = CellNote(m.group(4).decode(errors="replace"), f"error_value:{ref}")
+    for m in _LONG_INT_RE.finditer(data) if _LONG_DIGITS.search(data) else ():
+        if _attrs(m.group(3)).get(b"t", b"n") == b"n":
+            key = (int(m.group(2)) - 1, _col_index(m.group(1)))
+            notes[key] = CellNote(m.group(4).decode(), None)
+    if percent:
+        for m in _STYLED_RE.finditer(data):
+            attrs = _attrs(m.group(3))
+            style = attrs.get(b"s")
+            if style is None or attrs.get(b"t", b"n") != b"n" or int(style) not in percent:
+                continue
+            try:
+                value = float(m.group(4))
+            except ValueError:
+                continue
+            key = (int(m.group(2)) - 1, _col_index(m.group(1)))
+            notes[key] = CellNote(format_percent(value), None)

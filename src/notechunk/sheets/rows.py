@@ -1,0 +1,184 @@
+"""One sheet's rows, after its header, into row pieces and discarded rows (SPEC §1.2).
+
+`SheetRows` is fed the rows above the header (each non-blank one a discarded
+`above_header` row) and then the body; it keeps the figures of the conservation invariant
+(`Tally`), the group context (`groups.GroupTracker`) and the column names (widened when a
+row is wider than the header). Each body row is, in this order: a `repeated_header` (it
+repeats a row of the header zone, as a printed report does on every page), a skip rule's
+discarded row (`skip.skip_reason`), or a piece (template, else `Header: value` fallback;
+a row whose every cell is cleaned away, as a mnemonic or a tag, is discarded
+`empty_after_cleaning`, so no row becomes an empty chunk).
+Rows past `sheets.max_rows` are only counted (`unread`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from notechunk.chunk import DiscardedRow, Piece
+from notechunk.config import Config, Template
+from notechunk.sheets.groups import GroupTracker
+from notechunk.sheets.header import Header, widen
+from notechunk.sheets.read import SheetRow
+from notechunk.sheets.skip import Skip, skip_reason
+from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text
+
+
+@dataclass(slots=True)
+class Tally:
+    """One sheet's running figures (mutable, local to one `SheetRows`)."""
+
+    data: int = 0
+    blank: int = 0
+    chunks: int = 0
+    discarded: int = 0
+    unread: int = 0
+    first_unread: int = 0
+
+
+def row_key(cells: tuple[str, ...]) -> tuple[str, ...]:
+    """A row's cells compared as a person would: spacing normalised, trailing blanks cut."""
+    out = [" ".join(c.split()) for c in cells]
+    while out and not out[-1]:
+        out.pop()
+    return tuple(out)
+
+
+class SheetRows:
+    """Turns one sheet's rows into chunks and discarded rows, keeping the group context."""
+
+    def __init__(
+        self,
+        sheet: str,
+        rel: str,
+        cfg: Config,
+        header: Header,
+        template: Template | None,
+        zone: dict[tuple[str, ...], int],
+        pieces: list[Piece],
+        discarded: list[DiscardedRow],
+        tally: Tally,
+    ) -> None:
+        self.sheet, self.rel, self.cfg, self.header = sheet, rel, cfg, header
+        self.zone, self.pieces, self.discarded, self.t = zone, pieces, discarded, tally
+        self.names = header.names
+        self.template = template
+        self.bound: BoundTemplate | None = (
+            bind(template, list(self.names)) if template is not None else None
+        )
+        self.groups = GroupTracker()
+        self.below = 0  # non-blank rows read below the header
+
+    def _fit(self, row: SheetRow) -> None:
+        """Name the columns of a row wider than the header ("Column 7", ...)."""
+        if len(row.cells) > len(self.names):
+            self.names = widen(self.names, len(row.cells))
+            if self.template is not None:
+                self.bound = bind(self.template, list(self.names))
+
+    def above_header(self, row: SheetRow) -> None:
+        if not any(row.cells):
+            self.t.blank += 1
+            return
+        self.t.data += 1
+        self._fit(row)
+        where = f"row {self.header.row}" if self.header.row is not None else "the table"
+        self._discard(
+            row,
+            Skip(
+                rule="above_header",
+                measured=row.number,
+                threshold=f"header at {where}",
+                explanation=f"above the header ({where}) and not part of it: a title or note",
+            ),
+        )
+
+    def body(self, rows: Iterator[SheetRow]) -> None:
+        limit = self.cfg.sheets.max_rows
+        below = 0
+        for row in rows:
+            if not any(row.cells):
+                self.t.blank += 1
+                continue
+            if below >= limit:
+                self.t.unread += 1
+                self.t.first_unread = self.t.first_unread or row.number
+                continue
+            below += 1
+            self.below = below
+            self.t.data += 1
+            self._row(row)
+
+    def settle(self) -> None:
+        self.groups.settle(self.pieces, self.discarded)
+
+    def _row(self, row: SheetRow) -> None:
+        self._fit(row)
+        repeats = self.zone.get(row_key(row.cells))
+        if repeats is not None:
+            skip: Skip | None = Skip(
+                rule="repeated_header",
+                measured=repeats,
+                threshold="the rows down to the header",
+                explanation=f"repeats row {repeats} (a page header repeated down a printed report)",
+            )
+        else:
+            skip = skip_reason(row.cells, self.cfg, has_header=self.header.row is not None)
+        if skip is not None:
+            first = self.below == 1
+            at = len(self.discarded)
+            skip = self.groups.discard(
+                row.cells, skip, self.header.first_col, first=first, index=at
+            )
+            self._discard(row, skip)
+            return
+        flags = list(row.flags)
+        text: str | None = None
+        used: str | None = None
+        if self.bound is not None:
+            text, fallback_flag = apply(self.bound, row.cells)
+            if text is None and fallback_flag:
+                flags.append(fallback_flag)
+            else:
+                used = self.bound.name
+        if text is None:
+            text = fallback_text(list(self.names), row.cells)
+        if not text.strip():
+            empty = Skip(
+                rule="empty_after_cleaning",
+                measured=0,
+                threshold="some text left after mnemonic and tag removal",
+                explanation="every cell is a mnemonic or a tag (clean_mnemonic_patterns, "
+                "remove_generic_tags): no text is left",
+            )
+            self._discard(row, empty)
+            return
+        self.pieces.append(
+            Piece(
+                text=text,
+                sheet=self.sheet,
+                row=row.number,
+                group=self.groups.chunk(len(self.pieces)),
+                flags=tuple(flags),
+                template=used,
+            )
+        )
+        self.t.chunks += 1
+
+    def _discard(self, row: SheetRow, skip: Skip) -> None:
+        cut = [f for f in row.flags if f.startswith("cell_cut:")]
+        explanation = skip.explanation + (f" ({', '.join(cut)})" if cut else "")
+        self.discarded.append(
+            DiscardedRow(
+                source=self.rel,
+                sheet=self.sheet,
+                row=row.number,
+                rule=skip.rule,
+                cells=tuple((n, c) for n, c in zip(self.names, row.cells, strict=False) if c),
+                measured=skip.measured,
+                threshold=skip.threshold,
+                explanation=explanation,
+            )
+        )
+        self.t.discarded += 1
