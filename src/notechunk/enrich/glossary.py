@@ -8,8 +8,9 @@ each acronym's expansion: the user's glossary file first, else the long form the
 gives most often (ties: the first in sort order). `expand_acronyms` then maps each chunk:
 every acronym it uses that the glossary knows and its own file does not define gets its
 expansion in `embed_text` once, recorded in `acronyms` (the map needs a file's chunks
-together, as every engine delivers them). `Glossary.undefined` lists acronyms used but defined nowhere,
-with the number of chunks using them (false friends left out: see `acronyms.ambiguous`).
+together, as every engine delivers them). `Glossary.undefined` lists acronyms used but
+defined nowhere, with the number of chunks using them (false friends left out: see
+`acronyms.ambiguous`).
 """
 
 from __future__ import annotations
