@@ -29,6 +29,7 @@ FILES = (
     "qa/semantic_types.json",
     "qa/discarded_rows.json",
     "qa/discarded_rows.csv",
+    "qa/enrichment.json",
     "report.html",
 )
 
