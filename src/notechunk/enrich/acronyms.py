@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r"(?<![\w&.-])([A-Z][A-Za-z0-9&]*(?:-[A-Za-z0-9]+)*)(?![\w&]|-\w)")
+# a word with a second capital before any hyphen: the only words `acronym_shaped` can pass
+_TOKEN = re.compile(
+    r"(?<![\w&.-])([A-Z][a-z0-9&]*[A-Z][A-Za-z0-9&]*(?:-[A-Za-z0-9]+)*)(?![\w&]|-\w)"
+)
 _ROMAN = re.compile(r"M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _PAREN = re.compile(r"\(([^()]{1,80})\)")
 _LINE_DEF = re.compile(
     r"^[\s>*•\-]*([A-Z][A-Za-z0-9&-]{1,11})\s*(?:[-–—=:]|&ndash;)\s+([A-Za-z][^\n]{2,100}?)\s*\.?$",
     re.MULTILINE,
 )
+_LINE_MARK = re.compile(r"[A-Za-z0-9&]\s*(?:[-–—=:]|&ndash;)\s")
 _PAIR = re.compile(r"(?:^|(?<=[.;])\s+|\n)([A-Za-z][A-Za-z /()-]{0,30}?):\s")
 TERM_COLUMNS = frozenset({"term", "abbreviation", "abbr", "acronym", "short form", "short name"})
 MEANING_COLUMNS = frozenset(
@@ -98,10 +102,10 @@ def ambiguous(token: str) -> str | None:
 def false_friend(text: str, start: int, end: int) -> str | None:
     """Why the acronym-shaped word at text[start:end] is not an acronym here, or None."""
     token = text[start:end]
-    before = text[:start].rstrip()
-    prev = before.rsplit(None, 1)[-1] if before.split() else ""
-    after = text[end:].lstrip()
-    nxt = after.split(None, 1)[0] if after.split() else ""
+    before = text[max(0, start - 60) : start].rstrip()  # the words next to it are enough
+    prev = before.rsplit(None, 1)[-1] if before else ""
+    after = text[end : end + 60].lstrip()
+    nxt = after.split(None, 1)[0] if after else ""
     if is_roman(token) and set(token) <= set("IVX"):
         if prev[:1].isupper() or prev.casefold().strip(".,") in NUMBERING_WORDS:
             return "roman numeral"
@@ -124,12 +128,11 @@ def _shouting(text: str, start: int, end: int, prev: str, nxt: str) -> bool:
     next to another capital word."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
-    words = re.findall(r"[A-Za-z]{2,}", line)
-    if len(words) >= 3 and sum(w.isupper() for w in words) >= 0.8 * len(words):
+    line_end = len(text) if line_end < 0 else line_end
+    if _shouting_line(text[line_start:line_end]):
         return True
-    left = text[line_start:start].split()
-    right = text[end : len(text) if line_end < 0 else line_end].split()
+    left = text[max(line_start, start - 60) : start].split()
+    right = text[end : min(line_end, end + 60)].split()
     run = 1
     for side in (reversed(left), right):
         for w in side:
@@ -141,6 +144,12 @@ def _shouting(text: str, start: int, end: int, prev: str, nxt: str) -> bool:
     if text[start:end] in ENGLISH_CAPS and any(_caps_word(w) for w in (prev, nxt)):
         return True  # "THANK US", "IT IS": a word in capitals, not an acronym
     return any(w.strip(".,;:!?") in ENGLISH_CAPS for w in (prev, nxt))
+
+
+def _shouting_line(line: str) -> bool:
+    """Mostly capital words (three or more words)."""
+    words = re.findall(r"[A-Za-z]{2,}", line)
+    return len(words) >= 3 and sum(w.isupper() for w in words) >= 0.8 * len(words)
 
 
 def _caps_word(word: str) -> bool:
@@ -161,7 +170,9 @@ def uses(text: str) -> list[str]:
 def definitions(text: str) -> list[tuple[str, str]]:
     """(acronym, long form) pairs `text` defines, in order."""
     out: list[tuple[str, str]] = []
-    for m in _PAREN.finditer(text):
+    if _TOKEN.search(text) is None:
+        return out  # no word with two capitals: nothing can be defined (most sheet rows)
+    for m in _PAREN.finditer(text) if "(" in text else ():
         inner = re.split(r"[;,]\s", m.group(1).strip())[0].strip()
         if acronym_shaped(inner) and " " not in inner:
             before = text[: m.start()].rstrip()
@@ -177,11 +188,12 @@ def definitions(text: str) -> list[tuple[str, str]]:
             long = long_form(acronym_key(lead.group(1)), inner)
             if long and long == inner.removeprefix("the ").removeprefix("The "):
                 out.append((acronym_key(lead.group(1)), long))
-    for m in _LINE_DEF.finditer(text):
+    for m in _LINE_DEF.finditer(text) if _LINE_MARK.search(text) else ():
         acr, said = acronym_key(m.group(1)), m.group(2).strip()
         if acronym_shaped(acr) and long_form(acr, said) == said:
             out.append((acr, said))
-    out += _column_pairs(text)
+    if ":" in text:
+        out += _column_pairs(text)
     return out
 
 

@@ -122,6 +122,8 @@ def find_mentions(text: str) -> list[Mention]:
 
 def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chunk, ...]:
     """One file's chunks (in file order) with their opening references resolved."""
+    if not any(c.source_type == "markdown" for c in chunks):
+        return tuple(chunks)  # sheet rows are independent facts: nothing to resolve
     names: dict[int, list[Name]] = {}  # a chunk's names, found once
     # A word the file also writes in lower case is a common word, not part of a person's
     # name: Title Case text ("Ran Binding Protein") is not a person.
