@@ -29,7 +29,7 @@ _LINE_DEF = re.compile(
     r"^[\s>*•\-]*([A-Z][A-Za-z0-9&-]{1,11})\s*(?:[-–—=:]|&ndash;)\s+([A-Za-z][^\n]{2,100}?)\s*\.?$",
     re.MULTILINE,
 )
-_LINE_MARK = re.compile(r"[A-Za-z0-9&]\s*(?:[-–—=:]|&ndash;)\s")
+_LINE_MARK = re.compile(r"^[\s>*•\-]*[A-Z][a-z0-9&]*[A-Z][A-Za-z0-9&-]*\s*[-–—=:&]", re.M)
 _PAIR = re.compile(r"(?:^|(?<=[.;])\s+|\n)([A-Za-z][A-Za-z /()-]{0,30}?):\s")
 TERM_COLUMNS = frozenset({"term", "abbreviation", "abbr", "acronym", "short form", "short name"})
 MEANING_COLUMNS = frozenset(
@@ -192,7 +192,8 @@ def definitions(text: str) -> list[tuple[str, str]]:
         acr, said = acronym_key(m.group(1)), m.group(2).strip()
         if acronym_shaped(acr) and long_form(acr, said) == said:
             out.append((acr, said))
-    if ":" in text:
+    low = text.casefold()
+    if any(f"{name}:" in low for name in TERM_COLUMNS):
         out += _column_pairs(text)
     return out
 
