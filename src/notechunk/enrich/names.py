@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 _CAP = r"(?:[A-Z](?:\.[A-Z])*\.|[A-Z][\w'’-]*)"
-_CONN = r"(?:of|and|for|the|on|in|de|da|ud|al|&)"
+_CONN = r"(?:of(?:[ \t]+the)?|and|for|on|in|de|da|ud|al|&)"  # "the" only after "of"
 _PHRASE = re.compile(rf"(?<![\w.]){_CAP}(?:[ \t]+(?:{_CONN}[ \t]+)*{_CAP})*")  # one line
 _NUMERAL = re.compile(r"[IVXLC]+")
 _YEAR = re.compile(r",?\s+(?:of\s+)?\(?(\d{4})\)?(?!\d)")
@@ -47,6 +47,7 @@ INSTITUTIONS = frozenset(
     states province district city town village india indian british english french
     europe european asia asian africa america american north south east west central
     republic national international proclamation system virus disease syndrome
+    foundation county invasion khans
     infantry regiment cavalry brigade division battalion rifles cartridge rifle""".split()
 )
 
@@ -112,6 +113,8 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     heads = {_head_before(words, i) for i in range(1, len(words) - 1) if words[i + 1] == "of"}
     if not any(words[i] == "of" and words[i + 1] == "the" for i in range(len(words) - 1)):
         heads.add(keys[-1])
+    # "Commission and Council" coordinates two things: it names neither by the word after "and"
+    heads -= {keys[i + 1] for i in range(len(words) - 1) if words[i] in ("and", "&")}
     out += [Name(text=body, start=begin, head=h, person=False) for h in sorted(heads)]
     label = text[end : end + 1] == ":"  # "Authors: ...; Guillaume Date:" is a field name
     plain = (

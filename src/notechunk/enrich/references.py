@@ -128,10 +128,13 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
     # A word the file also writes in lower case is a common word, not part of a person's
     # name: Title Case text ("Ran Binding Protein") is not a person.
     common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
+    whole = "\n".join(c.text for c in chunks)
 
     def names_of(k: int) -> list[Name]:
         if k not in names:
-            names[k] = [n for n in finder.names(chunks[k].text) if _plausible(n, common)]
+            names[k] = [
+                n for n in finder.names(chunks[k].text) if _plausible(n, common, whole)
+            ]
         return names[k]
 
     out: list[Chunk] = []
@@ -169,19 +172,27 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
     return tuple(out)
 
 
-def _plausible(n: Name, common: set[str]) -> bool:
-    """A name short enough to be one, and a person's only in words the file never writes
-    in lower case (past a leading honorific) and without capitals-only words."""
+def _plausible(n: Name, common: set[str], whole: str) -> bool:
+    """A name short enough to be one; a person's only in words the file never writes in
+    lower case, without capitals-only words, and, unless an honorific or initials lead it,
+    with its last word used alone elsewhere in the file ("Marin constructed" after "Paul
+    Marin"): people are named again by surname, places and events rarely are."""
     words = n.text.split()
     if len(words) > MAX_NAME_WORDS:
         return False
     if not n.person:
         return True
-    rest = words[1:] if words[0].casefold().rstrip(".") in HONORIFICS else words
-    return not any(
+    titled = words[0].casefold().rstrip(".") in HONORIFICS
+    rest = words[1:] if titled else words
+    if any(
         w.casefold().strip(".,'’") in common or sum(ch.isupper() for ch in w) > 1 and "." not in w
         for w in rest
-    )
+    ):
+        return False
+    if titled or "." in words[0] or len(words) < 2:
+        return True
+    alone = len(re.findall(rf"(?<![\w-]){re.escape(words[-1])}(?![\w-])", whole))
+    return alone > len(re.findall(re.escape(" ".join(words[-2:])), whole))
 
 
 def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
@@ -213,8 +224,10 @@ def _last_match(m: Mention, names: list[Name], strict: bool = True) -> str | Non
         if m.kind == "person" and n.person:
             return n.text
         if m.kind == "named" and n.head == m.head and not n.person:
-            if not (strict and m.last_word) or head_key(_last_word(n.text)) == m.head:
+            if not (strict and m.last_word):
                 return n.text
+            if head_key(_last_word(n.text)) == m.head and m.head in REFERENCE_HEADS:
+                return n.text  # "this scheme": a name ending in a kind of named thing
     return None
 
 
