@@ -26,7 +26,8 @@ CONNECTORS = frozenset("of and for the on in de da ud al &".split())
 STARTERS = frozenset(
     """the this that these those a an in on at by under after before from during since its
     his her their our according as when while through via per with within between under
-    unlike like it he she they we there here also however thus hence but and or so if""".split()
+    unlike like it he she they we there here also however thus hence but and or so if
+    although though because since unless until whereas whether while yet once""".split()
 )
 HONORIFICS = frozenset(
     """mr mrs ms dr sir lord lady king queen emperor empress sultan raja rani maharaja
@@ -47,7 +48,7 @@ INSTITUTIONS = frozenset(
     states province district city town village india indian british english french
     europe european asia asian africa america american north south east west central
     republic national international proclamation system virus disease syndrome
-    foundation county invasion khans
+    foundation county invasion brotherhood western eastern northern southern
     infantry regiment cavalry brigade division battalion rifles cartridge rifle""".split()
 )
 
