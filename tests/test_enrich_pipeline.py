@@ -62,7 +62,7 @@ def test_dangling_reference_is_counted_and_listed(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()
     (src / "a.md").write_text("# Notes\n\nThe Act was amended in 1919 by the council.\n")
-    result = run(src, tmp_path / "out", Config())
+    result = run(src, tmp_path / "out", replace(Config(), enrich=EnrichConfig(references=True)))
     assert result.metrics.enrichment.dangling_by_phrase == {"the act": 1}
     report = json.loads((tmp_path / "out" / "qa" / "enrichment.json").read_text())
     assert [d["phrases"] for d in report["dangling"]] == [["the act"]]

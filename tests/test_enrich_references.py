@@ -13,7 +13,10 @@ from notechunk.enrich.names import RuleNames
 from notechunk.enrich.references import find_mentions, resolve_references
 from notechunk.markdown import chunk_markdown
 
-ONE_SENTENCE = replace(Config(), markdown=MarkdownConfig(window_sentences=1, overlap=0.0))
+ON = EnrichConfig(references=True)  # off by default (see README, "Measured")
+ONE_SENTENCE = replace(
+    Config(), markdown=MarkdownConfig(window_sentences=1, overlap=0.0), enrich=ON
+)
 
 MENTIONS = {
     "the-act": ("The Act transferred power to the Crown.", [("The Act", "named")]),
@@ -144,7 +147,7 @@ def test_nearest_antecedent_wins() -> None:
         "# Acts\n\nThe Pitt's India Act, 1784 set up a Board. The Charter Act, 1813 opened"
         " trade. The Act also gave money for education.\n"
     )
-    cfg = replace(Config(), markdown=MarkdownConfig(window_sentences=2, overlap=0.5))
+    cfg = replace(Config(), markdown=MarkdownConfig(window_sentences=2, overlap=0.5), enrich=ON)
     got = [c for c in by_text(doc, cfg).values() if c.text.startswith("The Charter")]
     assert got and not got[0].resolved  # its first sentence leans on nothing
     (last,) = [c for c in by_text(doc, ONE_SENTENCE).values() if c.text.startswith("The Act")]
@@ -152,6 +155,7 @@ def test_nearest_antecedent_wins() -> None:
 
 
 def test_config_key_turns_it_off() -> None:
+    assert not Config().enrich.references  # the default
     off = replace(ONE_SENTENCE, enrich=EnrichConfig(references=False))
     assert all(
         not c.resolved and not any("dangling" in f for f in c.flags)

@@ -81,7 +81,7 @@ def test_the_pipeline_resolves_through_the_config() -> None:
     cfg = replace(
         Config(),
         markdown=MarkdownConfig(window_sentences=1, overlap=0.0),
-        enrich=EnrichConfig(references_backend="spacy:blank_en"),
+        enrich=EnrichConfig(references=True, references_backend="spacy:blank_en"),
     )
     doc = "# Acts\n\nThe Rowlatt Act, 1919 allowed detention. The Act was hated.\n"
     got = chunk_markdown(doc, "a.md", cfg, PeriodSegmenter())

@@ -132,9 +132,7 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
 
     def names_of(k: int) -> list[Name]:
         if k not in names:
-            names[k] = [
-                n for n in finder.names(chunks[k].text) if _plausible(n, common, whole)
-            ]
+            names[k] = [n for n in finder.names(chunks[k].text) if _plausible(n, common, whole)]
         return names[k]
 
     out: list[Chunk] = []
