@@ -166,3 +166,8 @@ def test_config_key_turns_it_off() -> None:
 def test_sheet_rows_are_left_alone() -> None:
     row = Chunk(text="It is a pass.", source="s.csv", source_type="spreadsheet", embed_text="x")
     assert resolve_references([row], RuleNames()) == (row,)
+
+
+def test_an_honorific_before_a_law_is_no_person() -> None:
+    names = RuleNames().names("The General Service Enlistment Act of 1856 upset sepoys.")
+    assert not [n for n in names if n.person]

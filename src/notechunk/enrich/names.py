@@ -138,10 +138,13 @@ def _head_before(words: list[str], i: int) -> str:
 
 
 def _person_words(words: list[str]) -> list[str]:
-    """An honorific and the capitalised words after it, up to a connector or a possessive."""
+    """An honorific and the capitalised words after it, up to a connector or a possessive;
+    none when an institution word follows ("General Service Enlistment Act" is a law)."""
     out = [words[0]]
     for w in words[1:]:
-        if w.casefold() in CONNECTORS or head_key(w) in INSTITUTIONS:
+        if head_key(w) in INSTITUTIONS:
+            return []
+        if w.casefold() in CONNECTORS:
             break
         if w.endswith(("'s", "’s")):
             out.append(w[:-2])

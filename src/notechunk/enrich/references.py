@@ -209,7 +209,7 @@ def _antecedent(
     for found in (own, *earlier):
         hit = _last_match(m, found)
         if hit is not None:
-            return hit
+            return hit or None  # "": the nearest candidate is no person
     for heading in (*reversed(c.section_path), c.title):  # a heading is its section's topic:
         hit = _last_match(m, heading_names(heading, finder), strict=False)  # "Right to ..."
         if hit is not None:
@@ -220,7 +220,7 @@ def _antecedent(
 def _last_match(m: Mention, names: list[Name], strict: bool = True) -> str | None:
     for n in reversed(names):
         if m.kind == "person" and n.person:
-            return n.text
+            return n.text  # "" for a blocker
         if m.kind == "named" and n.head == m.head and not n.person:
             if not (strict and m.last_word):
                 return n.text
