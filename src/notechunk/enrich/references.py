@@ -129,10 +129,17 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
     # name: Title Case text ("Ran Binding Protein") is not a person.
     common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
     whole = "\n".join(c.text for c in chunks)
+    headings = {h for c in chunks for h in (*c.section_path, c.title)}
 
     def names_of(k: int) -> list[Name]:
+        """A chunk's names; an implausible person stays as a blank blocker, so "he" is
+        not resolved past the nearest run of capitals to a farther name."""
         if k not in names:
-            names[k] = [n for n in finder.names(chunks[k].text) if _plausible(n, common, whole)]
+            names[k] = [
+                n if n.text in headings or _plausible(n, common, whole) else replace(n, text="")
+                for n in finder.names(chunks[k].text)
+                if n.person or len(n.text.split()) <= MAX_NAME_WORDS
+            ]
         return names[k]
 
     out: list[Chunk] = []
@@ -174,7 +181,8 @@ def _plausible(n: Name, common: set[str], whole: str) -> bool:
     """A name short enough to be one; a person's only in words the file never writes in
     lower case, without capitals-only words, and, unless an honorific or initials lead it,
     with its last word used alone elsewhere in the file ("Marin constructed" after "Paul
-    Marin"): people are named again by surname, places and events rarely are."""
+    Marin"): people are named again by surname, places and events rarely are. (A name
+    that is also a heading of the file is taken as it is.)"""
     words = n.text.split()
     if len(words) > MAX_NAME_WORDS:
         return False
