@@ -28,6 +28,16 @@ CASES = {
     "crlf": "# A\r\nline\r\n\r\n- b\r\n",
     "empty_items": "- \n-\n- x\n",
     "html": "<div>\nhi\n</div>\n\n<!-- c -->\ntext\n",
+    "fancy": "I.  Top\n\n    a.  Sub\n\n        i.  Deep\n\nII. Next\n\n(1) one\n(2) two\n",
+    "pandoc_tables": (
+        "  A     B\n-----  -----\n  1     2\n\n+---+---+\n| x | y |\n+===+===+\n| 1 | 2 |\n"
+        "+---+---+\n\n- item\n\n  -------  -------\n  a        b\n  -------  -------\n"
+    ),
+    "html_headings": (
+        "<h2>Title &amp; more</h2>\n\n<table><tr><th>a</th></tr>\n\n<tr><td>1</td></tr></table>\n"
+    ),
+    "obsidian": "> [!note] Title\n> body #tag\n\n%%\nhidden\n%%\n```ad-note\ntitle: T\n- x\n```\n",
+    "bold": "# A\n\n**Bold heading**\n\ntext\n\n```toc\n```\n",
 }
 
 
@@ -60,8 +70,9 @@ def test_commonmark_spec_examples_identical() -> None:
 
 
 @pytest.mark.corpus
-def test_notes_corpus_identical() -> None:
-    root = corpus("notes-md")
+@pytest.mark.parametrize("name", ["notes-md", "notes-messy"])
+def test_notes_corpus_identical(name: str) -> None:
+    root = corpus(name)
     files = sorted(p for p in Path(root).rglob("*.md") if p.is_file())
     assert files
     wrong = []

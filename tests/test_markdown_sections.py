@@ -45,7 +45,8 @@ Last words.
 
 def test_sections_paths_levels_lines() -> None:
     parsed = parse_markdown_sections(DOC)
-    assert parsed.metadata == {"title": "Polity", "tags": "[rights]"}
+    assert parsed.metadata == {"title": "Polity", "tags": "rights"}
+    assert (parsed.title, parsed.tags) == ("Polity", ("rights",))
     got = [(s.path, s.lines) for s in parsed.sections]
     assert got == [
         ((), (5, 5)),
@@ -75,7 +76,8 @@ def test_hash_without_space_is_not_heading_and_ordered_lists_keep_numbers() -> N
     parsed = parse_markdown_sections(doc)
     assert parsed.sections[0].path == ()
     texts = [u.text for u in parsed.sections[0].units]
-    assert texts == ["#hashtag line", "1. The Act was passed.", "2. It came into force."]
+    assert texts == ["hashtag line", "1. The Act was passed.", "2. It came into force."]
+    assert parsed.tags == ("hashtag",)  # an Obsidian tag: metadata, its word kept
 
 
 def test_front_matter_keeps_line_numbers() -> None:

@@ -136,3 +136,33 @@ def test_chunks_cover_sections_and_cross_only_by_a_merge(
     merges = {"merged_bullets", "merged_sections"}
     for c in chunks:
         assert (len(c.section_paths) > 1) == bool(merges & set(c.flags) and c.section_paths)
+
+
+def test_long_code_block_is_split_at_line_boundaries() -> None:
+    """SPEC §1.1 v2: a code block longer than `window_max_words` is split like any unit."""
+    body = "\n".join(f"x{i} = compute({i}, 'alpha beta gamma')" for i in range(60))
+    doc = f"# Code\n\n```python\n{body}\n```\n"
+    chunks = chunk_markdown(doc, "c.md", Config(), PeriodSegmenter())
+    assert len(chunks) > 1
+    assert all(c.word_count <= Config().markdown.window_max_words for c in chunks)
+    assert all(c.text.startswith("```python\n") and c.text.endswith("\n```") for c in chunks)
+    lines = [line for c in chunks for line in c.text.split("\n")[1:-1]]
+    assert lines == body.split("\n")  # every line once, in order
+    assert chunks[0].lines[0] == 4 and chunks[-1].lines[1] == 63
+
+
+def test_long_row_is_split_between_cells() -> None:
+    cells = " | ".join(f"v{i} " + "word " * 12 for i in range(12))
+    heads = " | ".join(f"H{i}" for i in range(12))
+    doc = f"| {heads} |\n|{'---|' * 12}\n| {cells} |\n"
+    chunks = chunk_markdown(doc, "t.md", Config(), PeriodSegmenter())
+    assert len(chunks) > 1 and all(c.word_count <= 120 for c in chunks)
+    assert "; ".join(c.text for c in chunks).count("H11: v11") == 1
+    assert all(c.lines == (3, 3) for c in chunks)
+
+
+def test_uncapped_config_keeps_code_whole() -> None:
+    body = "\n".join(f"line {i} with some words in it" for i in range(60))
+    doc = f"```\n{body}\n```\n"
+    cfg = replace(Config(), markdown=cfg_md(window_max_words=0))
+    assert len(chunk_markdown(doc, "c.md", cfg, PeriodSegmenter())) == 1

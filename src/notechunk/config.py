@@ -85,6 +85,8 @@ class MarkdownConfig:
     window_max_words: int = _num(120, 0, 1_000_000)
     bullet_merge_under_words: int = _num(20, 0, 1_000_000)
     bullet_merge_cap_words: int = _num(150, 0, 1_000_000)
+    bold_headings: bool = True  # a bold-only line followed by content is a heading (v2)
+    heading_max_words: int = _num(15, 1, 1_000)  # a longer heading is cut in the path
     timeout_s: float = _num(300.0, 0, 86_400, lo_open=True)
 
     def __post_init__(self) -> None:

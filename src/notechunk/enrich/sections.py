@@ -102,7 +102,7 @@ def _whole_tiny_section(
     w: Window, sentences: Sequence[Sequence[Sentence]], under: int
 ) -> int | None:
     """The section index when `w` is one whole section of fewer than `under` words."""
-    if len(w.parts) != 1 or w.merged or w.inline or w.words >= under:
+    if len(w.parts) != 1 or w.merged or w.inline or w.toc or w.words >= under:
         return None
     sec, start, end = w.parts[0]
     return sec if start == 0 and end == len(sentences[sec]) else None

@@ -1,46 +1,87 @@
 """Text clean-up inside a section (SPEC §1.1), as plain string functions.
 
-Removes inline pandoc spans (`[word]{.underline}`, `{.mark}`, `{.smallcaps}`), emphasis
-markers, highlights, HTML comments and tags, escape backslashes; links keep their text;
-wikilinks keep their label; embeds and images disappear. Line breaks are kept so a
-sentence can be mapped back to its source line.
+Removes inline pandoc spans (`[word]{.underline}`, `{.mark}`), attribute blocks (`{#id
+.class}`, `{width="2in" height="1in"}`), emphasis and highlight markers, HTML comments and
+tags, escape backslashes; entities are unescaped; links keep their text, wikilinks their
+alias (`[[target#section|alias]]`) or target; embeds and images (except a meaningful alt
+text) disappear. Inline code spans keep their content verbatim (`<br>` in "Use the `<br>`
+tag" stays). Line breaks are kept so a sentence maps back to its source line.
+
+Every pattern here runs in linear time: each one's repeated part cannot match the
+character that starts it (or the delimiter that ends it), so a failed attempt stops at
+the next place another attempt could start, and no input makes attempts rescan the same
+text (`**a ` or `[` repeated 200 KB deep cleans in a fraction of a second; see
+tests/test_markdown_clean.py and bench/bench_clean.py).
 """
 
 from __future__ import annotations
 
 import re
+from html import unescape
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
-_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
-_WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
-_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\n]|\([^)\n]*\))*\)")
-_REF_LINK = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]")
-_PANDOC_SPAN = re.compile(r"\[([^\]\n]*)\]\{[^}\n]*\}")
-_PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)[^}\n]*\}")
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.DOTALL)
-_EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])", re.DOTALL)
-_EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])", re.DOTALL)
-_HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")
-_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
-_SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+HTML_TAGS = frozenset(
+    """a abbr acronym address area article aside audio b base bdi bdo big blockquote body br
+    button canvas caption center cite code col colgroup data datalist dd del details dfn
+    dialog dir div dl dt em embed fieldset figcaption figure font footer form h1 h2 h3 h4 h5
+    h6 head header hgroup hr html i iframe img input ins kbd label legend li link main map
+    mark menu meta meter nav nobr noscript object ol optgroup option output p param picture
+    pre progress q rp rt ruby s samp script search section select small source span strike
+    strong style sub summary sup svg table tbody td template textarea tfoot th thead time
+    title tr track tt u ul var video wbr""".split()
+)
+"""HTML element names: `<iostream>` or `List<String>` in a note are text, not tags."""
+
+_BR = re.compile(r"<br\s*/?>|</br>", re.IGNORECASE)
 _HARD_BREAK = re.compile(r"\\\n")
+_TICKS = re.compile(r"`+")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _PROTECT = 0xF0000  # escaped ASCII punctuation lives in a private-use plane meanwhile
 _PROTECTED = re.compile("[\U000f0021-\U000f007e]")
-_ENTITIES = {"&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
-_ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
+_CODE_BASE = 0x100000  # code span k is the private-use character U+100000 + k meanwhile
+_CODE = re.compile("[\U00100000-\U0010fffd]")
+_EMBED = re.compile(r"!\[\[[^\[\]]*\]\]")
+_TARGET = r"\((?:[^()\n]|\([^()\n]*\))*\)"  # (url "title"), one level of parentheses
+_TRAILING_ATTRS = r"(?:\{[^{}]*\})?"  # pandoc's {width=...} right after an image or link
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]" + _TARGET + _TRAILING_ATTRS)
+_WIKILINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
+_PANDOC_SPAN = re.compile(r"\[([^\[\]]*)\]\{[^{}]*\}")
+_ATTR_ITEM = r"""(?:[#.][^\s{}"'=]+|[\w:-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s"'{}]+)|-)"""
+_ATTR_NAMED = re.compile(
+    r"(?:^|[\s{])(?:[#.][^\s{}]|(?:width|height|style|align|lang|dir|custom-style|data-[\w-]+)=)"
+)
+_ATTRS = re.compile(r"\{[ \t\n]*" + _ATTR_ITEM + r"(?:\s+" + _ATTR_ITEM + r")*[ \t\n]*\}")
+_LINK = re.compile(r"\[([^\[\]]*)\]" + _TARGET + _TRAILING_ATTRS)
+_REF_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
+_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]*)>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?/?>")
+_STRONG_STAR = re.compile(r"\*\*(?=[^\s*])((?:[^*]|\*(?!\*))+?)(?<=[^\s*])\*\*")
+_STRONG_UNDER = re.compile(r"(?<![\w_])__(?=[^\s_])((?:[^_]|_(?!_))+?)(?<=[^\s_])__(?![\w_])")
+_STRONG_LOOSE = re.compile(r"\*\*((?:[^*]|\*(?!\*))+?)\*\*")  # `**Name **`: authors' slips
+_EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+_EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
+_HIGHLIGHT = re.compile(r"==(?=[^\s=])((?:[^=]|=(?!=))+?)(?<=[^\s=])==")
+_HIGHLIGHT_LOOSE = re.compile(r"(?<![^\s(])==([^=\n]+?)==(?!\w)")  # `==40 to 55 ==%`
+_STRIKE = re.compile(r"~~(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~")
+_SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
+_FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
+_GENERIC_ALT = frozenset({"", "image", "img", "alt text", "exported image", "pasted image"})
 
 
-def clean_inline(text: str) -> str:
-    """Plain text of one block's inline Markdown, line breaks kept."""
+def clean_inline(text: str, *, html: bool = True) -> str:
+    """Plain text of one block's inline Markdown, line breaks kept.
+
+    `html=False` is for text that already came out of an HTML parser: tags and entities
+    were handled there, so `<`/`&` in it are literal characters."""
     if not text:
         return text
     # each rule runs only when its literal marker is present: same result, far fewer scans
-    if "<!--" in text:
-        text = _HTML_COMMENT.sub("", text)
+    spans: list[str] = []
+    if "`" in text and _CODE.search(text) is None:  # code is verbatim: hide it first
+        text, spans = _hide_code_spans(text)
+    if html and "<!--" in text:
+        text = _drop_comments(text)
+    if html and "<" in text:
+        text = _BR.sub("\n", text)
     escaped = False
     if "\\" in text:
         text = _HARD_BREAK.sub("\n", text)
@@ -48,46 +89,161 @@ def clean_inline(text: str) -> str:
     if escaped:  # protect escaped punctuation from the emphasis and link rules
         text = _ESCAPE.sub(lambda m: chr(_PROTECT + ord(m.group(1))), text)
     if "[" in text:
-        if "![[" in text:
-            text = _EMBED.sub("", text)
-        if "![" in text:
-            text = _IMAGE.sub(r"\1", text)
-        if "[[" in text:
-            text = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), text)
-        if "]{" in text:
-            text = _PANDOC_SPAN.sub(r"\1", text)
-    if "{." in text:
-        text = _PANDOC_ATTR.sub("", text)
-    if "](" in text:
-        text = _LINK.sub(r"\1", text)
-    if "][" in text:
-        text = _REF_LINK.sub(r"\1", text)
-    if "`" in text:
-        text = _CODE_SPAN.sub(lambda m: m.group(2).strip(), text)
+        text = _brackets(text)
+    if "{" in text:
+        text = _ATTRS.sub(_drop_attributes, text)
     if "<" in text:
-        text = _HTML_TAG.sub("", text)
+        text = _AUTOLINK.sub(r"\1", text)
+        if html:
+            text = _HTML_TAG.sub(_drop_tag, text)
     if "*" in text or "_" in text:
-        if "**" in text or "__" in text:
-            text = _STRONG.sub(r"\2", text)
-        if "*" in text:
-            text = _EM_STAR.sub(r"\1", text)
-        if "_" in text:
-            text = _EM_UNDER.sub(r"\1", text)
-        if "**" in text or "__" in text:
-            text = _STRONG.sub(r"\2", text)  # nested like ***x***
+        text = _emphasis(text)
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
+        if "==" in text:
+            text = _HIGHLIGHT_LOOSE.sub(_loose_pair, text)
     if "~" in text or "^" in text:
         if "~~" in text:
             text = _STRIKE.sub(r"\1", text)
         text = _SUBSUP.sub(r"\1", text)
+    if html and "&" in text:
+        text = unescape(text)
     if escaped:
         text = _PROTECTED.sub(lambda m: chr(ord(m.group(0)) - _PROTECT), text)
-    if "&" in text:
-        text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
+    if spans:
+        text = _CODE.sub(lambda m: spans[ord(m.group(0)) - _CODE_BASE], text)
     return text.replace("\u00a0", " ")
 
 
-def clean_html_block(text: str) -> str:
-    """An HTML block's readable text: comments and tags removed."""
-    return _HTML_TAG.sub("", _HTML_COMMENT.sub("", text))
+def _drop_comments(text: str) -> str:
+    """`<!-- ... -->` removed; an unclosed `<!--` is text (as CommonMark renders it).
+    str.find, not a pattern: linear however many openers there are."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[pos:start])
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _brackets(text: str) -> str:
+    if "![[" in text:
+        text = _EMBED.sub("", text)
+    if "![" in text:
+        text = _IMAGE.sub(_image_alt, text)
+    if "[[" in text:
+        text = _WIKILINK.sub(_wikilink, text)
+    if "]{" in text:
+        text = _PANDOC_SPAN.sub(r"\1", text)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)
+        if "](" in text:  # a link inside a link's text: `[[2](#a)](#a)` in a pandoc TOC
+            text = _LINK.sub(r"\1", text)
+    if "][" in text:
+        text = _REF_LINK.sub(r"\1", text)
+    return text
+
+
+def _emphasis(text: str) -> str:
+    if "**" in text:
+        text = _STRONG_STAR.sub(r"\1", text)
+    if "__" in text:
+        text = _STRONG_UNDER.sub(r"\1", text)
+    if "*" in text:
+        text = _EM_STAR.sub(r"\1", text)
+    if "_" in text:
+        text = _EM_UNDER.sub(r"\1", text)
+    if "**" in text:  # nested like ***x***, then pairs with a space inside (`** x**`)
+        text = _STRONG_STAR.sub(r"\1", text)
+        if "**" in text:
+            text = _STRONG_LOOSE.sub(_loose_pair, text)
+    return text
+
+
+def _loose_pair(m: re.Match[str]) -> str:
+    """`**Name **` or `** Name**` (a space on one side): the author's bold, markers go.
+    Spaces on both sides (`5 ** 2 ** 3`) or no letter inside: not emphasis, kept."""
+    inner = m.group(1)
+    if (inner[:1].isspace() and inner[-1:].isspace()) or not any(c.isalpha() for c in inner):
+        return m.group(0)
+    return inner.strip(" ")
+
+
+def _hide_code_spans(text: str) -> tuple[str, list[str]]:
+    """Each code span replaced by one private-use character; returns the contents.
+
+    A run of n backticks opens a span that the next run of exactly n backticks closes
+    (CommonMark); an opener without a closer is literal text. Linear: one pass over the
+    runs, with each run's next run of the same length found in advance."""
+    out: list[str] = []
+    spans: list[str] = []
+    if "``" not in text:  # single backticks only (nearly always): pair them in order
+        parts = text.split("`")
+        if len(parts) % 2 == 0:  # an odd backtick out: the last one is literal
+            parts[-2:] = [parts[-2] + "`" + parts[-1]]
+        if len(parts) // 2 > 0xFFFD:
+            return text, []
+        spans = [p.replace("\n", " ").strip() for p in parts[1::2]]
+        out.append(parts[0])
+        for k, rest in enumerate(parts[2::2]):
+            out.append(chr(_CODE_BASE + k))
+            out.append(rest)
+        return "".join(out), spans
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text)]
+    nxt: list[int] = [-1] * len(runs)
+    last: dict[int, int] = {}
+    for k in range(len(runs) - 1, -1, -1):
+        size = runs[k][1] - runs[k][0]
+        nxt[k] = last.get(size, -1)
+        last[size] = k
+    pos = k = 0
+    while k < len(runs):
+        close = nxt[k]
+        if close < 0 or len(spans) >= 0xFFFD:
+            k += 1
+            continue
+        start, body = runs[k][0], runs[k][1]
+        out.append(text[pos:start])
+        out.append(chr(_CODE_BASE + len(spans)))
+        spans.append(text[body : runs[close][0]].replace("\n", " ").strip())
+        pos = runs[close][1]
+        k = close + 1
+    out.append(text[pos:])
+    return "".join(out), spans
+
+
+def _image_alt(m: re.Match[str]) -> str:
+    """An image keeps its alt text when it says something ("Map of the Indus sites"),
+    not when it is a placeholder or a file name ("Exported image", "image12.png")."""
+    alt = m.group(1).strip()
+    if alt.lower() in _GENERIC_ALT or _FILE_NAME.search(alt) or alt.lower().startswith("pasted"):
+        return ""
+    return alt
+
+
+def _wikilink(m: re.Match[str]) -> str:
+    """`[[target#section|alias]]` -> alias; `[[target#section]]` -> target;
+    `[[#section]]` (a link within the page) -> section."""
+    if m.group(2) is not None and m.group(2).strip():
+        return m.group(2).strip()
+    target = m.group(1)
+    page, _, section = target.partition("#")
+    return (page or section.lstrip("^")).strip()
+
+
+def _drop_attributes(m: re.Match[str]) -> str:
+    """A pandoc attribute block goes when it is attached to something (right after `]`,
+    `)` or a code span) or names an id, a class or a layout key: `{i=1}` in LaTeX stays."""
+    start = m.start()
+    before = m.string[start - 1] if start else " "
+    if before in ")]" or ord(before) >= _CODE_BASE or _ATTR_NAMED.search(m.group(0)):
+        return ""
+    return m.group(0)
+
+
+def _drop_tag(m: re.Match[str]) -> str:
+    return "" if m.group(1).lower() in HTML_TAGS else m.group(0)

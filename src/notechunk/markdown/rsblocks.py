@@ -99,6 +99,19 @@ def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | N
 _CONTAINERS = {"blockquote", "bullet_list", "ordered_list"}
 
 
+def _open_to_the_end(data: bytes, start: int, end: int) -> bool:
+    """A fence that no closing fence ends: only blank text follows it to the end."""
+    if data[end:].strip():
+        return False
+    lines = data[start:end].rstrip().split(b"\n")
+    opener = lines[0].lstrip()
+    mark = opener[:1]
+    run = len(opener) - len(opener.lstrip(mark))
+    last = lines[-1].strip()
+    closed = len(lines) > 1 and len(last) >= run and last == mark * len(last)
+    return not closed
+
+
 def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
     """One pass over the tree in document order (`walk`, cheap in Rust), no recursion.
 
@@ -153,16 +166,29 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             m = _ORDERED.match(data, start)
             if m is not None:
                 info, markup = m.group(1).decode(), m.group(2).decode()
-            out.append(BlockToken(type="list_item_open", level=level, info=info, markup=markup))
+            first = bisect_left(newlines, start)
+            out.append(
+                BlockToken(
+                    type="list_item_open",
+                    map=[first, first + 1],
+                    level=level,
+                    info=info,
+                    markup=markup,
+                )
+            )
             stack.append((end, "list_item_close"))
         elif name in _CONTAINERS:
             stack.append((end, ""))
         elif name in _LEAVES:
             meta = node.meta
+            span = _lines(srcmap, newlines)
+            if name == "fence" and span and not stack and _open_to_the_end(data, start, end):
+                # markdown-it-py's unclosed fence runs to the last line, blank ones too
+                span[1] = len(newlines) + (0 if data.endswith(b"\n") else 1)
             out.append(
                 BlockToken(
                     type=name,
-                    map=_lines(srcmap, newlines),
+                    map=span,
                     level=level,
                     info=meta.get("info", "") if name == "fence" else "",
                     content=meta.get("content", ""),

@@ -37,12 +37,16 @@ class MarkdownLayout:
 def layout_markdown(
     text: str, cfg: Config, segmenter: Segmenter, parser: BlockParser | MarkdownIt | None = None
 ) -> MarkdownLayout:
-    parsed = parse_markdown_sections(text, parser)
-    sentences = tuple(tuple(section_sentences(s, segmenter)) for s in parsed.sections)
+    md = cfg.markdown
+    parsed = parse_markdown_sections(
+        text, parser, bold_headings=md.bold_headings, heading_max_words=md.heading_max_words
+    )
+    cap = md.window_max_words
+    sentences = tuple(tuple(section_sentences(s, segmenter, cap)) for s in parsed.sections)
     windows = [
-        make_window(k, start, end, sents)
+        make_window(k, start, end, sents, toc=parsed.sections[k].toc)
         for k, sents in enumerate(sentences)
-        for start, end in window_ranges([x.words for x in sents], cfg.markdown)
+        for start, end in window_ranges([x.words for x in sents], md)
     ]
     if cfg.enrich.merge_sections:
         paths = [s.path for s in parsed.sections]
@@ -72,7 +76,8 @@ def markdown_pieces(
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
 ) -> Pieces:
-    """The pieces of one document, in file order, with its front-matter title if any."""
+    """The pieces of one document, in file order, with what the document says of itself
+    (title, created, tags); a table of contents is a piece omitted as `toc`."""
     lay = layout_markdown(text, cfg, segmenter, parser)
     sections = lay.parsed.sections
     pieces: list[Piece] = []
@@ -92,15 +97,18 @@ def markdown_pieces(
                 section_paths=paths if len(paths) > 1 else (),
                 lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
                 flags=flags,
+                omit_reason="toc" if w.toc else None,
             )
         )
-    title = lay.parsed.metadata.get("title", "").strip() or None
+    parsed = lay.parsed
     return Pieces(
         source=source,
         source_type="markdown",
         pieces=tuple(pieces),
-        title=title,
-        flags=("recovered_text",) if lay.parsed.recovered_lines else (),
+        title=parsed.title,
+        created=parsed.created,
+        tags=parsed.tags,
+        flags=("recovered_text",) if parsed.recovered_lines else (),
     )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from notechunk.chunk import count_words
 from notechunk.config import MarkdownConfig
-from notechunk.markdown.sections import Section
+from notechunk.markdown.model import Section, Unit
 from notechunk.segment.base import Segmenter
 
 BULLETS = ("- ", "* ", "•")
@@ -45,23 +45,23 @@ class Window:
     words: int
     bullet: bool
     merged: bool = False
+    toc: bool = False  # a table of contents: never merged with content
     inline: tuple[int, ...] = ()
 
 
-def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
-    """The section's sentences in order; code blocks and table rows are one sentence each."""
+def section_sentences(section: Section, segmenter: Segmenter, max_words: int = 0) -> list[Sentence]:
+    """The section's sentences in order. A code block or a table row is one sentence,
+    or, when longer than `max_words` (0: no cap), several cut at line (or cell) boundaries,
+    each within the cap where a line allows it."""
     out: list[Sentence] = []
     for k, unit in enumerate(section.units):
         if unit.kind != "prose":
-            out.append(
-                Sentence(
-                    text=unit.text,
-                    first_line=unit.first_line,
-                    last_line=unit.last_line,
-                    unit=k,
-                    words=count_words(unit.text),
+            for text, first, last in split_unit(unit, max_words):
+                out.append(
+                    Sentence(
+                        text=text, first_line=first, last_line=last, unit=k, words=count_words(text)
+                    )
                 )
-            )
             continue
         text = unit.text
         prefix = ""
@@ -86,6 +86,45 @@ def section_sentences(section: Section, segmenter: Segmenter) -> list[Sentence]:
             out.append(
                 Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words)
             )
+    return out
+
+
+def split_unit(unit: Unit, max_words: int) -> list[tuple[str, int, int]]:
+    """(text, first line, last line) pieces of a code or row unit within `max_words`."""
+    words = count_words(unit.text)
+    if not max_words or words <= max_words:
+        return [(unit.text, unit.first_line, unit.last_line)]
+    if unit.kind == "row":
+        pieces = _pack(unit.text.split("; "), max_words)
+        return [("; ".join(p), unit.first_line, unit.last_line) for _, p in pieces]
+    head, _, rest = unit.text.partition("\n")
+    body = rest[: -len("\n```")] if rest.endswith("\n```") else rest
+    lines = body.split("\n")
+    span = unit.last_line - unit.first_line + 1
+    offset = unit.first_line + (1 if span > len(lines) else 0)  # a fenced block's fence line
+    out = []
+    for start, piece in _pack(lines, max_words - 2):
+        first = min(offset + start, unit.last_line)
+        last = min(first + len(piece) - 1, unit.last_line)
+        out.append((head + "\n" + "\n".join(piece) + "\n```", first, last))
+    return out
+
+
+def _pack(items: list[str], cap: int) -> list[tuple[int, list[str]]]:
+    """Consecutive items grouped so each group has at most `cap` words (an item over the
+    cap stands alone); returns (index of the group's first item, items)."""
+    out: list[tuple[int, list[str]]] = []
+    group: list[str] = []
+    start = total = 0
+    for k, item in enumerate(items):
+        n = count_words(item)
+        if group and total + n > cap:
+            out.append((start, group))
+            group, start, total = [], k, 0
+        group.append(item)
+        total += n
+    if group:
+        out.append((start, group))
     return out
 
 
@@ -134,7 +173,8 @@ def merge_bullets(
         if pending is None:
             pending = nxt
             continue
-        if pending.bullet and pending.words < cfg.bullet_merge_under_words:
+        mergeable = not pending.toc and not nxt.toc
+        if mergeable and pending.bullet and pending.words < cfg.bullet_merge_under_words:
             joined = _join(pending, nxt, sentences)
             if joined.words <= cfg.bullet_merge_cap_words:
                 pending = joined
@@ -146,12 +186,15 @@ def merge_bullets(
     return out
 
 
-def make_window(section: int, start: int, end: int, sentences: Sequence[Sentence]) -> Window:
+def make_window(
+    section: int, start: int, end: int, sentences: Sequence[Sentence], *, toc: bool = False
+) -> Window:
     run = sentences[start:end]
     return Window(
         parts=((section, start, end),),
         words=sum(x.words for x in run),
         bullet=any(x.bullet for x in run),
+        toc=toc,
     )
 
 
@@ -170,5 +213,6 @@ def _join(a: Window, b: Window, sentences: Sequence[Sequence[Sentence]]) -> Wind
         words=words,
         bullet=a.bullet or b.bullet,
         merged=True,
+        toc=a.toc or b.toc,
         inline=a.inline + b.inline,
     )

@@ -1,0 +1,172 @@
+"""Sections accumulated while the walker reads tokens: the heading stack, bold-heading
+candidates waiting for content, tables of contents split into their own sections, and
+text the parser did not return, recovered line by line.
+
+The heading stack rule: a level-L heading closes every open level >= L.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from notechunk.markdown.clean import clean_inline
+from notechunk.markdown.model import Section, Skipped, Unit
+from notechunk.markdown.toc import toc_heading, toc_runs
+
+_REF_DEF = re.compile(r"\s{0,3}\[[^\[\]]+\]:\s*\S")
+_CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+•][ \t]|\d{1,9}[.)][ \t]))+")
+_FENCE_LINE = re.compile(r"\s*(?:```|~~~)")
+_HR_LINE = re.compile(r"\s{0,3}(?:[-*_][ \t]*){3,}$")
+
+
+class Builder:
+    """Accumulates sections while walking the token stream (local to one parse)."""
+
+    def __init__(self, lines: list[str], *, bold_headings: bool, heading_max_words: int) -> None:
+        self.lines = lines
+        self.bold_headings = bold_headings
+        self.max_words = heading_max_words
+        self.stack: list[tuple[int, str]] = []
+        self.sections: list[Section] = []
+        self.units: list[Unit] = []
+        self.toc_flags: list[int] = []
+        self.start_line = 1
+        self.level = 0
+        self.hash_level = 0  # level of the last `#`, setext or HTML heading
+        self.toc_heading = False
+        self.pending: list[tuple[str, Unit]] = []  # bold headings waiting for content
+        self.tags: list[str] = []
+        self.skipped: list[Skipped] = []
+
+    def heading(
+        self, level: int, title: str, line: int, *, real: bool = True, raw: str = ""
+    ) -> None:
+        """A heading; `real` for `#`, setext and HTML ones (bold headings sit below them)."""
+        self._text_pending()
+        self._open(level, title, line, raw)
+        if real:
+            self.hash_level = level
+
+    def candidate(self, title: str, unit: Unit) -> None:
+        """A bold-only paragraph: a heading if content follows before the next heading."""
+        self.pending.append((title, unit))
+
+    def add(self, unit: Unit, toc: int = 0) -> None:
+        if not unit.text.strip():
+            return
+        if self.pending:
+            pending, self.pending = self.pending, []
+            for title, cand in pending:
+                self._open(min(self.hash_level + 1, 7), title, cand.first_line, "")
+        self.units.append(unit)
+        self.toc_flags.append(toc)
+
+    def finish(self) -> None:
+        self._text_pending()
+        self.close(len(self.lines))
+
+    def _text_pending(self) -> None:
+        pending, self.pending = self.pending, []
+        for _, cand in pending:
+            self.units.append(cand)
+            self.toc_flags.append(0)
+
+    def _open(self, level: int, title: str, line: int, raw: str) -> None:
+        self.close(line - 1)
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        words = title.split()
+        short = title if len(words) <= self.max_words else " ".join(words[: self.max_words]) + "…"
+        self.stack.append((level, short))
+        self.start_line = line
+        self.level = level
+        self.toc_heading = toc_heading(title, raw)
+        if short != title:  # a sentence used as a heading: its words stay in the text
+            self.units.append(Unit(kind="prose", text=title, first_line=line, last_line=line))
+            self.toc_flags.append(0)
+
+    def close(self, last_line: int) -> None:
+        path = tuple(t for _, t in self.stack)
+        units, flags = self.units, self.toc_flags
+        self.units, self.toc_flags = [], []
+        if not units and not path:
+            return
+        if not path:  # text before the first heading starts where its text starts
+            self.start_line = units[0].first_line
+        last = min(last_line, len(self.lines))
+        while last > self.start_line and not self.lines[last - 1].strip():
+            last -= 1
+        last = max(last, self.start_line)
+        parts: list[tuple[int, int, bool]] = []
+        pos = 0
+        for a, b in toc_runs(flags, under_toc_heading=self.toc_heading):
+            if a > pos:
+                parts.append((pos, a, False))
+            parts.append((a, b, True))
+            pos = b
+        if pos < len(units) or not parts:
+            parts.append((pos, len(units), False))
+        for k, (a, b, toc) in enumerate(parts):
+            first = self.start_line if k == 0 else units[a].first_line
+            end = last if k == len(parts) - 1 else max(units[b - 1].last_line, first)
+            self.sections.append(
+                Section(
+                    path=path,
+                    level=self.level,
+                    lines=(first, end),
+                    units=tuple(units[a:b]),
+                    toc=toc,
+                )
+            )
+
+
+def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -> list[Unit]:
+    """Units for non-blank lines no token accounted for (text the parser dropped)."""
+    mask = bytearray(len(lines))
+    for start, end in covered:
+        mask[start:end] = b"\x01" * (min(end, len(lines)) - start)
+    out: list[Unit] = []
+    run: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        if run:
+            text = "\n".join(s for _, s in run)
+            out.append(Unit(kind="prose", text=text, first_line=run[0][0], last_line=run[-1][0]))
+            run.clear()
+
+    for idx, line in enumerate(lines):
+        if idx < meta_lines or mask[idx] or not line.strip():
+            flush()
+            continue
+        if _REF_DEF.match(line) or _FENCE_LINE.match(line) or _HR_LINE.match(line):
+            flush()
+            continue
+        m = _CONTAINER_PREFIX.match(line)
+        text = clean_inline(line[m.end() :] if m else line).strip()
+        if text:
+            run.append((idx + 1, text))
+        else:
+            flush()
+    flush()
+    return out
+
+
+def place(sections: list[Section], units: list[Unit]) -> list[Section]:
+    """Put recovered units into the section whose line range holds them, in line order."""
+    if not sections:
+        last = units[-1].last_line
+        return [Section(path=(), level=0, lines=(1, last), units=tuple(units))]
+    starts = [s.lines[0] for s in sections]
+    by_section: dict[int, list[Unit]] = {}
+    for unit in units:
+        idx = max(0, bisect_right(starts, unit.first_line) - 1)
+        by_section.setdefault(idx, []).append(unit)
+    out = []
+    for k, s in enumerate(sections):
+        extra = by_section.get(k)
+        if extra:
+            merged = sorted([*s.units, *extra], key=lambda u: (u.first_line, u.last_line))
+            s = Section(path=s.path, level=s.level, lines=s.lines, units=tuple(merged), toc=s.toc)
+        out.append(s)
+    return out

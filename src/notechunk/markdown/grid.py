@@ -1,0 +1,86 @@
+"""pandoc grid tables (MANUAL.txt, "Extension: grid_tables"): cells drawn with `+---+`
+rules and `|` sides, `=` under the header rows. Cells may hold several lines and blocks
+(a cell's lines are joined; `> ` quote markers dropped; a nested grid table becomes its
+rows); cells may span columns (a header's span names every column under it) and rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from notechunk.markdown.clean import clean_inline
+from notechunk.markdown.rows import columns, row_text
+
+GRID_RULE = re.compile(r"[ \t]*\+(?:[-=:]+\+)+[ \t]*$")
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_RULE_ONLY = re.compile(r"[ :+]*[-=]{3,}[-=:+ ]*$")
+
+
+def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
+    """(headers, [(first, last, cells)]) of a grid table; lines relative to the block."""
+    bounds: set[int] = set()  # column edges: the `+` of every full rule (spans add edges)
+    for line in block:
+        if GRID_RULE.match(line):
+            bounds.update(col for col, ch in columns(line) if ch == "+")
+    ncols = max(1, len(bounds) - 1)
+    order = sorted(bounds)
+    groups: list[list[int]] = []
+    header = False
+    current: list[int] = []
+    for k, line in enumerate(block[1:], start=1):
+        if not GRID_RULE.match(line):
+            current.append(k)
+            continue
+        if current:
+            groups.append(current)
+        current = []
+        if "=" in line and len(groups) == 1 and not header:
+            header = True
+    headers: list[str] = []
+    if header and groups:
+        cells = _grid_cells([block[j] for j in groups[0]], order, ncols, spread=True)
+        headers = _cell_texts(cells)
+        groups = groups[1:]
+    rows = []
+    for g in groups:
+        cells = _grid_cells([block[j] for j in g], order, ncols, spread=False)
+        rows.append((g[0], g[-1], _cell_texts(cells)))
+    return headers, rows
+
+
+def _grid_cells(rows: list[str], bounds: list[int], ncols: int, *, spread: bool) -> list[list[str]]:
+    """Per column, the pieces of each source line between the separators that stand on
+    a column boundary (a `|` elsewhere is text). A cell spanning columns goes to its first
+    column, or, in a header (`spread`), to every column it spans."""
+    index = {col: k for k, col in enumerate(bounds)}
+    cols: list[list[str]] = [[] for _ in range(ncols)]
+    for line in rows:
+        k = -1
+        piece: list[str] = []
+        for col, ch in columns(line):
+            if ch in "|+" and col in index:
+                nxt = index[col]
+                if 0 <= k < ncols:
+                    text = "".join(piece)
+                    for j in range(k, min(nxt, ncols) if spread else k + 1):
+                        cols[j].append(text)
+                k, piece = nxt, []
+            else:
+                piece.append(ch)
+    return cols
+
+
+def _cell_texts(cols: list[list[str]]) -> list[str]:
+    """A cell's lines as text: quote markers and rowspan rules dropped, a nested grid
+    table as its rows."""
+    out = []
+    for pieces in cols:
+        lines = [p for p in (_QUOTE.sub("", p.strip()).strip() for p in pieces) if p]
+        if len(lines) > 2 and GRID_RULE.match(lines[0]) and GRID_RULE.match(lines[-1]):
+            head, rows = grid_rows(lines)
+            out.append("; ".join(row_text(head, cells) for _, _, cells in rows))
+            continue
+        text = " ".join(p for p in lines if not _RULE_ONLY.match(p))
+        out.append(clean_inline(text).strip())
+    return out

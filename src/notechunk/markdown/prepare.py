@@ -1,0 +1,146 @@
+"""What the block parser reads: the text with the constructs it does not know handled
+first, around a first parse that says which lines are code.
+
+A first parse gives the fenced code and HTML blocks (never touched). Then, outside them:
+Obsidian `%%comments%%` are blanked; Admonition-plugin fences (```` ```ad-note ````) lose
+their fence and parameter lines so their Markdown body is parsed as Markdown (the title
+becomes a unit); pandoc simple, multiline and grid tables become row units and their
+lines are blanked; pandoc fancy-list markers are rewritten to CommonMark ones of the same
+width. When any of that changed the text, it is parsed again (when only admonitions were found,
+only their bodies are) and the units found here are put into the token stream at their
+lines. Line numbers never change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from notechunk.markdown.model import Unit
+from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
+from notechunk.markdown.pandoc import rewrite_fancy_lists
+from notechunk.markdown.parse import BlockParser, Token, UnitsToken, moved, tokens_of
+from notechunk.markdown.tables import find_tables
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+_TABLE_HINT = re.compile(r"^[ \t]*(?:-{3,}|\+[-=:]{3,})", re.MULTILINE)
+_FANCY_HINT = re.compile(
+    r"^[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]", re.MULTILINE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    tokens: Sequence[Token]
+    lines: list[str]  # the text the tokens come from, by line
+    markers: dict[int, str] = field(default_factory=dict)  # fancy-list markers by line
+    covered: list[tuple[int, int]] = field(default_factory=list)  # lines of units found here
+
+
+def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Prepared:
+    tokens = tokens_of(parser, body)
+    lines = body.split("\n")
+    admonitions = "ad-" in body and ("```ad-" in body or "~~~ad-" in body)
+    comments = "%%" in body
+    tables = _TABLE_HINT.search(body) is not None
+    fancy = _FANCY_HINT.search(body) is not None
+    if not (admonitions or comments or tables or fancy):
+        return Prepared(tokens, lines)
+    skip = bytearray(len(lines))
+    skip[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
+    fences = []
+    for tok in tokens:
+        if tok.map is not None and tok.type in ("fence", "html_block"):
+            start, end = tok.map[0], min(tok.map[1], len(lines))
+            skip[start:end] = b"\x01" * (end - start)
+            if tok.type == "fence" and tok.level == 0:
+                fences.append((start, end, tok.info.strip()))
+    new = list(lines)
+    extra: list[UnitsToken] = []
+    ads: dict[int, Admonition] = {}
+    for start, end, info in fences if admonitions else ():
+        ad = admonition(new, start, end, info)
+        if ad is not None:
+            ads[start] = ad
+            skip[start:end] = bytes(end - start)  # its body is Markdown: read it
+            if ad.title:
+                unit = Unit(kind="prose", text=ad.title, first_line=start + 1, last_line=start + 1)
+                extra.append(UnitsToken(map=[start, start + 1], units=(unit,)))
+    if comments:
+        _blank_comments(new, skip)
+    if tables:
+        for table in find_tables(new, skip):
+            rows = tuple(
+                Unit(kind="row", text=text, first_line=a + 1, last_line=b + 1)
+                for a, b, text in table.rows
+            )
+            extra.append(UnitsToken(map=[table.first, table.last + 1], units=rows))
+            for k in range(table.first, table.last + 1):
+                new[k] = ""
+    markers = rewrite_fancy_lists(new, skip) if fancy else {}
+    if new == lines and not ads:
+        return Prepared(tokens, lines)
+    only_admonitions = new == lines
+    for ad in ads.values():
+        for k in ad.blank:
+            new[k] = ""
+    if only_admonitions:  # parse their bodies, not the whole text again
+        tokens = _splice(tokens, parser, lines, ads)
+    else:
+        tokens = tokens_of(parser, "\n".join(new))
+    extra.sort(key=lambda t: t.map[0])
+    covered = [(t.map[0], t.map[1]) for t in extra]
+    return Prepared(_merge(tokens, extra), new, markers, covered)
+
+
+def _splice(
+    tokens: Sequence[Token],
+    parser: BlockParser | MarkdownIt,
+    lines: list[str],
+    ads: dict[int, Admonition],
+) -> list[Token]:
+    """The tokens with each admonition fence replaced by the tokens of its body."""
+    out: list[Token] = []
+    for tok in tokens:
+        ad = None
+        if tok.type == "fence" and tok.map is not None and tok.level == 0:
+            ad = ads.get(tok.map[0])
+        if ad is None:
+            out.append(tok)
+            continue
+        start, end = ad.body
+        out.extend(moved(tokens_of(parser, "\n".join(lines[start:end])), start))
+    return out
+
+
+def _blank_comments(lines: list[str], skip: bytearray) -> None:
+    """Blank `%%comments%%` in each run of lines outside code (line count unchanged)."""
+    start = 0
+    while start < len(lines):
+        if skip[start]:
+            start += 1
+            continue
+        end = start
+        while end < len(lines) and not skip[end]:
+            end += 1
+        chunk = "\n".join(lines[start:end])
+        if "%%" in chunk:
+            lines[start:end] = blank_comments(chunk).split("\n")
+        start = end
+
+
+def _merge(tokens: Sequence[Token], extra: list[UnitsToken]) -> list[Token]:
+    """Tokens with each units token placed before the first token at or after its line."""
+    out: list[Token] = []
+    k = 0
+    for tok in tokens:
+        while k < len(extra) and tok.map is not None and tok.map[0] >= extra[k].map[0]:
+            out.append(extra[k])
+            k += 1
+        out.append(tok)
+    out.extend(extra[k:])
+    return out

@@ -1,0 +1,118 @@
+"""pandoc grid tables, from pandoc's MANUAL.txt ("Extension: grid_tables") and the shape
+of the corpus' Word exports (cells holding `> ` quoted lines, a table nested in a cell)."""
+
+from __future__ import annotations
+
+from notechunk.markdown.grid import grid_rows
+from notechunk.markdown.sections import parse_markdown_sections
+
+FRUIT = """\
+: Sample grid table.
+
++---------------+---------------+--------------------+
+| Fruit         | Price         | Advantages         |
++===============+===============+====================+
+| Bananas       | $1.34         | - built-in wrapper |
+|               |               | - bright color     |
++---------------+---------------+--------------------+
+| Oranges       | $2.10         | - cures scurvy     |
+|               |               | - tasty            |
++---------------+---------------+--------------------+
+"""
+
+SPANS = """\
++---------------------+----------+
+| Property            | Earth    |
++=============+=======+==========+
+|             | min   | -89.2 °C |
+| Temperature +-------+----------+
+| 1961-1990   | mean  | 14 °C    |
+|             +-------+----------+
+|             | max   | 56.7 °C  |
++-------------+-------+----------+
+"""
+
+STACKED_HEADER = """\
++---------------------+-----------------------+
+| Location            | Temperature 1961-1990 |
+|                     | in degree Celsius     |
+|                     +-------+-------+-------+
+|                     | min   | mean  | max   |
++=====================+=======+=======+=======+
+| Antarctica          | -89.2 | N/A   | 19.8  |
++---------------------+-------+-------+-------+
+"""
+
+HEADERLESS = """\
++--------------:+:--------------+:------------------:+
+| Right         | Left          | Centered           |
++---------------+---------------+--------------------+
+"""
+
+
+def rows(doc: str) -> list[tuple[str, int, int]]:
+    parsed = parse_markdown_sections(doc)
+    return [
+        (u.text, u.first_line, u.last_line)
+        for s in parsed.sections
+        for u in s.units
+        if u.kind == "row"
+    ]
+
+
+def test_grid_table_rows_with_headers() -> None:
+    assert rows(FRUIT) == [
+        ("Fruit: Bananas; Price: $1.34; Advantages: - built-in wrapper - bright color", 6, 7),
+        ("Fruit: Oranges; Price: $2.10; Advantages: - cures scurvy - tasty", 9, 10),
+    ]
+
+
+def test_row_and_column_spans() -> None:
+    ((text, first, last),) = rows(SPANS)
+    assert (first, last) == (4, 8)
+    assert "Temperature 1961-1990" in text and "Earth: -89.2 °C 14 °C 56.7 °C" in text
+    assert "+" not in text and "|" not in text
+
+
+def test_stacked_header_names_every_spanned_column() -> None:
+    assert [r[0] for r in rows(STACKED_HEADER)] == [
+        "Location: Antarctica; Temperature 1961-1990 in degree Celsius min: -89.2; "
+        "Temperature 1961-1990 in degree Celsius mean: N/A; "
+        "Temperature 1961-1990 in degree Celsius max: 19.8"
+    ]
+
+
+def test_headerless_grid_with_alignment_colons() -> None:
+    assert [r[0] for r in rows(HEADERLESS)] == ["Right; Left; Centered"]
+
+
+def test_quoted_cells_and_bold_are_text() -> None:
+    block = [
+        "+-------------+--------------------------+",
+        "| > **Ка      | > **Описание**           |",
+        "| > тегория** |                          |",
+        "+=============+==========================+",
+        "| > **TX**    | > недостаточно данных    |",
+        "|             | > для оценки             |",
+        "+-------------+--------------------------+",
+    ]
+    head, body = grid_rows(block)
+    assert head == ["Ка тегория", "Описание"]
+    assert body == [(4, 5, ["TX", "недостаточно данных для оценки"])]
+
+
+def test_nested_grid_table_in_a_cell_becomes_its_rows() -> None:
+    block = [
+        "+------+-------------------+",
+        "| Name | Detail            |",
+        "+======+===================+",
+        "| A    | +-----+-----+     |",
+        "|      | | k   | v   |     |",
+        "|      | +=====+=====+     |",
+        "|      | | x   | 1   |     |",
+        "|      | +-----+-----+     |",
+        "+------+-------------------+",
+    ]
+    head, body = grid_rows(block)
+    assert head == ["Name", "Detail"]
+    assert body[0][2] == ["A", "k: x; v: 1"]

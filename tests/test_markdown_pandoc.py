@@ -1,0 +1,123 @@
+"""pandoc fancy lists (MANUAL.txt, "Extension: fancy_lists" and "startnum") and
+page-number lines: lists with nested items at their depth, never indented code."""
+
+from __future__ import annotations
+
+import pytest
+
+from notechunk.markdown.pandoc import is_page_number, rewrite_fancy_lists
+from notechunk.markdown.sections import parse_markdown_sections
+
+
+def texts(doc: str) -> list[tuple[str, str]]:
+    parsed = parse_markdown_sections(doc)
+    return [(u.kind, u.text) for s in parsed.sections for u in s.units]
+
+
+def test_outline_with_items_indented_four_spaces_is_a_list_not_code() -> None:
+    """issue 11: `I.` items with their sub-items four spaces in became indented code."""
+    doc = (
+        "I.  **Private Equity Companies:**\n\n"
+        "    a.  Silver Lake supplied the funding.\n\n"
+        "    b.  Banks lent the rest.\n\n"
+        "        i.  Bond issuance raised more.\n\n"
+        "II. **Debt Management:**\n\n"
+        "    a.  Leverage.\n"
+    )
+    assert texts(doc) == [
+        ("prose", "I. Private Equity Companies:"),
+        ("prose", "  a. Silver Lake supplied the funding."),
+        ("prose", "  b. Banks lent the rest."),
+        ("prose", "    i. Bond issuance raised more."),
+        ("prose", "II. Debt Management:"),
+        ("prose", "  a. Leverage."),
+    ]
+
+
+def test_startnum_example_with_roman_sublist() -> None:
+    doc = (
+        " 9)  Ninth\n10)  Tenth\n11)  Eleventh\n"
+        "       i. subone\n      ii. subtwo\n     iii. subthree\n"
+    )
+    assert [t for _, t in texts(doc)] == [
+        "9) Ninth",
+        "10) Tenth",
+        "11) Eleventh",
+        "  i. subone",
+        "  ii. subtwo",
+        "  iii. subthree",
+    ]
+
+
+def test_marker_kinds_and_hash_numbering() -> None:
+    doc = (
+        "(2) Two\n(5) Three\n1.  Four\n*   Five\n\n#. one\n#. two\n\n"
+        "a) alpha\nb) beta\n\n(iv) four\n"
+    )
+    assert [t for _, t in texts(doc)] == [
+        "(2) Two",
+        "(5) Three",
+        "1. Four",
+        "- Five",
+        "- one",
+        "- two",
+        "a) alpha",
+        "b) beta",
+        "(iv) four",
+    ]
+
+
+def test_initials_are_not_list_markers() -> None:
+    """pandoc: a capital letter with a period needs two spaces to be a list marker."""
+    doc = 'B. Russell won a Nobel Prize (but not for "On Denoting").\n\nA.  Real item\n'
+    assert texts(doc) == [
+        ("prose", 'B. Russell won a Nobel Prize (but not for "On Denoting").'),
+        ("prose", "A. Real item"),
+    ]
+
+
+def test_markers_inside_a_paragraph_stay_text_and_code_is_untouched() -> None:
+    doc = "The options are\na) one and\nb) two.\n\n```\na) not a list\n```\n"
+    assert texts(doc) == [
+        ("prose", "The options are\na) one and\nb) two."),
+        ("code", "```\na) not a list\n```"),
+    ]
+
+
+def test_rewrite_keeps_width_and_reports_markers() -> None:
+    lines = ["II. Two", "", "    (iv) four", "", "#. x"]
+    markers = rewrite_fancy_lists(lines, bytearray(len(lines)))
+    assert lines == ["01. Two", "", "    001) four", "", "1. x"]
+    assert markers == {0: "II.", 2: "(iv)", 4: "#."}
+
+
+def test_fast_and_reference_parsers_agree_on_outlines() -> None:
+    from notechunk.markdown.sections import BlockParser, make_parser
+
+    doc = "I.  Top\n\n    a.  Sub\n\n        i.  Deep\n\nII. Next\n"
+    fast = parse_markdown_sections(doc, BlockParser())
+    assert fast == parse_markdown_sections(doc, make_parser())
+
+
+@pytest.mark.parametrize(
+    ("text", "page"),
+    [
+        ("Page 12", True),
+        ("Page 3 of 10", True),
+        ("12 | P a g e", True),
+        ("P a g e | 12", True),
+        ("- 12 -", True),
+        ("— 4 —", True),
+        ("2021", False),  # a year under a question is content
+        ("Page 12 shows the map of the Indus sites.", False),
+    ],
+)
+def test_page_number_lines(text: str, page: bool) -> None:
+    assert is_page_number(text) is page
+
+
+def test_page_number_paragraph_is_skipped_with_its_reason() -> None:
+    parsed = parse_markdown_sections("Text before.\n\nPage 3 of 10\n\nText after.\n")
+    assert [u.text for u in parsed.sections[0].units] == ["Text before.", "Text after."]
+    (skip,) = parsed.skipped
+    assert (skip.reason, skip.first_line, skip.text) == ("page_number", 3, "Page 3 of 10")
