@@ -39,9 +39,21 @@ def shipped(out: Path) -> list[dict[str, object]]:
         return [json.loads(line) for line in fh]
 
 
+ALL_ON = replace(Config(), enrich=EnrichConfig(references=True, acronyms=True))
+
+
+def test_defaults_merge_sections_only_but_qa_lists_the_glossary(tmp_path: Path) -> None:
+    src = corpus(tmp_path)
+    assert Config().enrich == EnrichConfig(merge_sections=True, references=False, acronyms=False)
+    got = collect(src, Config())
+    assert all(not c.acronyms and not c.resolved for c in got.corpus.chunks)
+    assert got.corpus.glossary is not None
+    assert got.corpus.glossary.undefined == (("SEBI", 1),)
+
+
 def test_run_ships_enrichment_and_qa_reports_it(tmp_path: Path) -> None:
     src = corpus(tmp_path)
-    result = run(src, tmp_path / "out", Config())
+    result = run(src, tmp_path / "out", ALL_ON)
     rows = shipped(tmp_path / "out")
     markets = next(r for r in rows if r["source"] == "markets.md")
     assert markets["acronyms"] == {"RBI": "Reserve Bank of India"}
@@ -82,7 +94,7 @@ def test_user_glossary_file(tmp_path: Path) -> None:
     src = corpus(tmp_path)
     glossary = tmp_path / "terms.txt"
     glossary.write_text("SEBI: Securities and Exchange Board of India\n")
-    cfg = replace(Config(), enrich=EnrichConfig(glossary=str(glossary)))
+    cfg = replace(Config(), enrich=EnrichConfig(acronyms=True, glossary=str(glossary)))
     got = collect(src, cfg)
     assert got.corpus.glossary is not None and got.corpus.glossary.undefined == ()
     first_key = got.run_key
@@ -95,6 +107,7 @@ def test_unreadable_glossary_is_a_config_error(
 ) -> None:
     src = corpus(tmp_path)
     cfg = replace(Config(), enrich=EnrichConfig(glossary=str(tmp_path / "missing.txt")))
+    assert not cfg.enrich.acronyms  # the file is read (and checked) for QA either way
     with pytest.raises(ConfigError, match="cannot read the glossary"):
         collect(src, cfg)
     (src / "notechunk.toml").write_text('[enrich]\nglossary = "bad.txt"\n')

@@ -54,15 +54,19 @@ def gather(results: Iterable[FileResult], discovery_errors: Iterable[FileError] 
 
 
 def expand(
-    corpus: Corpus, results: Iterable[FileResult], user: Sequence[tuple[str, str]] = ()
+    corpus: Corpus,
+    results: Iterable[FileResult],
+    user: Sequence[tuple[str, str]] = (),
+    *,
+    apply: bool = True,
 ) -> Corpus:
-    """The acronym pass: glossary statistics per file, merged, then every chunk expanded
-    (enrich.glossary). Runs before dedupe, which then sees the final `embed_text`."""
+    """The acronym pass: glossary statistics per file, merged, then (with `apply`) every
+    chunk expanded (enrich.glossary). The glossary itself is always kept for QA (defined
+    and undefined acronyms). Runs before dedupe, which then sees the final `embed_text`."""
     stats = merge_glossary_stats(glossary_stats(r.chunks) for r in results)
     glossary = build_glossary(stats, user)
-    return replace(
-        corpus, chunks=tuple(expand_acronyms(corpus.chunks, glossary)), glossary=glossary
-    )
+    chunks = tuple(expand_acronyms(corpus.chunks, glossary)) if apply else corpus.chunks
+    return replace(corpus, chunks=chunks, glossary=glossary)
 
 
 def dedupe_key(chunk: Chunk, cfg: DedupeConfig) -> str:

@@ -74,8 +74,7 @@ def collect(
         found.files, cfg, workers=workers, cache_root=cache_root, cfg_key=cfg_key, progress=progress
     )
     corpus = gather((o.result for o in outcomes), found.errors)
-    if cfg.enrich.acronyms:
-        corpus = expand(corpus, (o.result for o in outcomes), user)
+    corpus = expand(corpus, (o.result for o in outcomes), user, apply=cfg.enrich.acronyms)
     corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
     run_key = _run_key(cfg_key + dumps([list(p) for p in user]), outcomes, corpus.errors)
     return Collected(files=len(found.files), corpus=corpus, run_key=run_key)
@@ -84,7 +83,7 @@ def collect(
 def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
     """The `enrich.glossary` file's entries (none when unset); ConfigError when unreadable."""
     path = cfg.enrich.glossary
-    if not path or not cfg.enrich.acronyms:
+    if not path:
         return ()
     try:
         data = Path(path).read_bytes()
