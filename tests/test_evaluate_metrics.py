@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.evaluate.metrics import budget_hit, normalize, score_rankings
+from notechunk.evaluate.metrics import budget_hit, normalize, outcomes
 
 CHUNKS = [
     "The Ganga rises at Gangotri.",  # 0
@@ -20,21 +20,24 @@ def test_normalize_folds_case_and_whitespace() -> None:
 def test_recall_and_mrr_exact() -> None:
     rankings = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [1, 0, 2]]
     answers = [["gangotri"], ["1919"], ["MANDAMUS means 'we"], ["Gangotri"]]
-    s = score_rankings(rankings, CHUNKS, answers, ks=(1, 3), budget=1000)
-    assert s.n_questions == 4
-    assert s.recall_at == {1: 0.75, 3: 1.0}
-    assert s.mrr == pytest.approx((1 + 1 + 1 + 0.5) / 4)
-    assert s.recall_at_budget == 1.0
+    got = outcomes(rankings, CHUNKS, answers, budget=1000)
+    assert got.first_hit == (1, 1, 1, 2)
+    assert got.budget_hit == (True, True, True, True)
+    assert (got.recall_at(1), got.recall_at(3)) == (0.75, 1.0)
+    assert got.mrr == pytest.approx((1 + 1 + 1 + 0.5) / 4)
+    assert got.recall_at_budget == 1.0
+    assert got.reciprocal_ranks() == (1.0, 1.0, 1.0, 0.5)
 
 
 def test_no_hit_scores_zero() -> None:
-    s = score_rankings([[0, 1]], CHUNKS, [["absent"]], ks=(1,), budget=10)
-    assert s.recall_at == {1: 0.0} and s.mrr == 0.0 and s.recall_at_budget == 0.0
+    got = outcomes([[0, 1]], CHUNKS, [["absent"]], budget=10)
+    assert got.first_hit == (None,)
+    assert got.recall_at(1) == 0.0 and got.mrr == 0.0 and got.recall_at_budget == 0.0
 
 
 def test_answer_across_two_chunks_is_no_hit() -> None:
-    s = score_rankings([[0, 1]], CHUNKS, [["gangotri. the rowlatt"]], ks=(1, 2), budget=100)
-    assert s.recall_at == {1: 0.0, 2: 0.0}
+    got = outcomes([[0, 1]], CHUNKS, [["gangotri. the rowlatt"]], budget=100)
+    assert got.first_hit == (None,) and got.budget_hit == (False,)
 
 
 @pytest.mark.parametrize(
@@ -56,4 +59,4 @@ def test_budget_stops_after_budget_words() -> None:
 
 def test_rankings_must_match_questions() -> None:
     with pytest.raises(ValueError):
-        score_rankings([[0]], CHUNKS, [["a"], ["b"]], ks=(1,), budget=10)
+        outcomes([[0]], CHUNKS, [["a"], ["b"]], budget=10)

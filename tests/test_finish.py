@@ -37,6 +37,8 @@ def test_title_from_name() -> None:
     assert title_from_name("history/bhakti-movement.md") == "bhakti movement"
     assert title_from_name("a/B_C  d.csv") == "B C d"
     assert title_from_name("x/-.md") == "-"  # nothing left: the stem itself
+    assert title_from_name("law/torts/README.md") == "torts"
+    assert title_from_name("README.md") == "README"
 
 
 def test_context_said_once_and_embed_text() -> None:

@@ -21,10 +21,10 @@ CFG = Config()
 
 
 def md(text: str, i: int, path: tuple[str, ...] = ("Notes",)) -> Chunk:
-    """A finished chunk; every file is titled "notes", so the same text twice under the same
+    """A finished chunk; every file is titled "polity", so the same text twice under the same
     path is the same fact in the same context."""
     piece = Piece(text=text, section_path=path, lines=(i, i))
-    doc = Pieces(source=f"f{i}/notes.md", source_type="markdown", pieces=(piece,))
+    doc = Pieces(source=f"f{i}/polity.md", source_type="markdown", pieces=(piece,))
     chunks = finish_file(doc, CFG)
     return chunks[0] if chunks else Chunk(text="", source=doc.source, source_type="markdown")
 

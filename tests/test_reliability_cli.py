@@ -201,3 +201,66 @@ def test_a_folder_on_another_device_is_published_by_copy(
     assert (out / "qa" / "errors.json").read_text() == "[]\n"
     assert not (out / ".staging").exists()
     assert not [p for p in (out / "qa").iterdir() if p.name.startswith(".")]
+
+
+# --- eval and eval-convert (issue 13's eval cases; more in tests/test_evaluate_hostile.py)
+
+QUESTION = '{"question": "Which pass links Srinagar with Leh?", "answers": ["Zoji La"]}\n'
+CP1252_QUESTION = QUESTION.replace("pass", "pass—").encode("cp1252")
+
+
+def _eval(*extra: str, questions: bytes = QUESTION.encode()) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        src = notes(tmp)
+        (tmp / "q.jsonl").write_bytes(questions)
+        return ["eval", str(src), "--questions", str(tmp / "q.jsonl"), "--out", str(tmp / "o"),
+                "--strategies", "nc", *extra]  # fmt: skip
+
+    return build
+
+
+def _eval_cp1252_note(tmp: Path) -> list[str]:
+    argv = _eval()(tmp)
+    (tmp / "src" / "café.md").write_bytes("# Café\n\nZoji La crème brûlée.\n".encode("cp1252"))
+    return argv
+
+
+def _eval_bad_config(tmp: Path) -> list[str]:
+    (tmp / "c.toml").write_text("[markdown]\nwindow_sentences = 0\n")
+    return [*_eval()(tmp), "--config", str(tmp / "c.toml")]
+
+
+def _eval_out_file(tmp: Path) -> list[str]:
+    (tmp / "o").write_text("a file")
+    return _eval()(tmp)
+
+
+def _convert(data: str) -> Callable[[Path], list[str]]:
+    def build(tmp: Path) -> list[str]:
+        (tmp / "s.json").write_text(data)
+        return ["eval-convert", "squad", str(tmp / "s.json"), "--out", str(tmp / "c")]
+
+    return build
+
+
+EVAL_CASES = [
+    Case("eval-cp1252-note", _eval_cp1252_note, 0),
+    Case("eval-bad-config", _eval_bad_config, 2, "window_sentences"),
+    Case("eval-cp1252-questions", _eval(questions=CP1252_QUESTION), 0),
+    Case("eval-utf16-questions", _eval(questions=QUESTION.encode("utf-16")), 0),
+    Case("eval-100k-nested-json", _eval(questions=b"[" * 100_000 + b"]" * 100_000), 2, "nested"),
+    Case("eval-5000-digit-number", _eval(questions=b'{"n": ' + b"9" * 5000 + b"}"), 2, "JSON"),
+    Case("eval-chars-10-20", _eval("--strategies", "chars:10/20"), 2, "smaller than the size"),
+    Case("eval-chars-0-0", _eval("--strategies", "chars:0/0"), 2, "the size"),
+    Case("eval-words-minus-5", _eval("--strategies", "words:-5/0"), 2, "the size"),
+    Case("eval-nc-nan", _eval("--strategies", "nc:nan/0.3/120"), 2, "the window"),
+    Case("eval-nc-inf", _eval("--strategies", "nc:inf/0.3/120"), 2, "the window"),
+    Case("eval-out-is-a-file", _eval_out_file, 2, "not a folder"),
+    Case("convert-data-of-ints", _convert('{"data": [1]}'), 2, "data[0]"),
+    Case("convert-paragraphs-abc", _convert('{"data": [{"paragraphs": "abc"}]}'), 2, "paragraphs"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", EVAL_CASES, ids=[c.id for c in EVAL_CASES])
+def test_eval_cli_case(tmp_path: Path, capfd: pytest.CaptureFixture[str], case: Case) -> None:
+    test_cli_case(tmp_path, capfd, case)

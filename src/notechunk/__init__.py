@@ -1,8 +1,31 @@
-"""notechunk: study notes (Markdown, spreadsheets) into retrieval-ready chunks, with QA."""
+"""notechunk: study notes (Markdown, spreadsheets) into retrieval-ready chunks, with QA.
 
-from notechunk.chunk import Chunk, FileError, count_words
-from notechunk.config import Config, load_config
-from notechunk.errors import ConfigError, InputError, NotechunkError, UsageError
+The public API is `__all__`: `run` (the CLI's run), `chunk_file` and `chunk_markdown_text`
+(chunks in memory), `load` (read an OUT folder back), `Config`, `Chunk`, `RunResult` and
+the error tree (`NotechunkError` and below). Importing the package stays light: `run` and
+friends load the pipeline when first used. Adapters for LangChain and LlamaIndex live in
+`notechunk.integrations` (each an extra).
+"""
+
+from __future__ import annotations
+
+import typing
+
+from notechunk.chunk import Chunk, FileError
+from notechunk.config import Config
+from notechunk.errors import (
+    ConfigError,
+    InputError,
+    MissingExtra,
+    NotechunkError,
+    OutputError,
+    UnsupportedInput,
+    UsageError,
+)
+
+if typing.TYPE_CHECKING:
+    from notechunk.api import chunk_file, chunk_markdown_text, load, run
+    from notechunk.pipeline import RunResult
 
 __all__ = [
     "Chunk",
@@ -10,10 +33,38 @@ __all__ = [
     "ConfigError",
     "FileError",
     "InputError",
+    "MissingExtra",
     "NotechunkError",
+    "OutputError",
+    "RunResult",
+    "UnsupportedInput",
     "UsageError",
-    "count_words",
-    "load_config",
+    "chunk_file",
+    "chunk_markdown_text",
+    "load",
+    "run",
 ]
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "run": "notechunk.api",
+    "chunk_file": "notechunk.api",
+    "chunk_markdown_text": "notechunk.api",
+    "load": "notechunk.api",
+    "RunResult": "notechunk.pipeline",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The API functions, imported on first use (the CLI's `--help` needs none of them)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'notechunk' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

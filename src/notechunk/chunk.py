@@ -14,9 +14,16 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 SourceType = Literal["markdown", "spreadsheet"]
-Quality = Literal["ok", "short", "fragment", "too_long", "context_dead"]
+Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
 
-QUALITY_LABELS: tuple[Quality, ...] = ("ok", "short", "fragment", "too_long", "context_dead")
+QUALITY_LABELS: tuple[Quality, ...] = (
+    "ok",
+    "short",
+    "fragment",
+    "too_long",
+    "too_long_tokens",
+    "context_dead",
+)
 
 
 def count_words(text: str) -> int:
@@ -49,7 +56,8 @@ class Pieces:
     """Every piece of one file, with what is known of the file as a whole.
 
     `title` is the document's own title (front matter, OneNote page header) or None, in
-    which case finishing derives one from the file name; `flags` apply to every piece
+    which case finishing derives one from the file name ("" means none: a text given in
+    memory); `flags` apply to every piece
     (an encoding fallback, recovered text).
     """
 
@@ -71,9 +79,11 @@ class Chunk:
     under ("Jhelum River" above its dams), carried down the sheet. `text` is the clean
     content; `embed_text` is what a retriever should index: the context (title, heading
     path; for a row the file's title, sheet and group) and then the text. Corpus passes
-    add `duplicate_of` and `retrieval_score` (None until scored). Enrichment records what
-    it added to `embed_text`: `resolved` (a reference and its antecedent: "the Act" ->
-    "Government of India Act 1858") and `acronyms` (an acronym and its expansion).
+    add `duplicate_of` and `retrieval_score` (None until scored). `token_count` is the
+    number of tokens the configured tokenizer reads in `embed_text`, special tokens
+    included (None when no tokenizer is configured). Enrichment records what it added to
+    `embed_text`: `resolved` (a reference and its antecedent: "the Act" -> "Government of
+    India Act 1858") and `acronyms` (an acronym and its expansion).
     """
 
     text: str
@@ -89,6 +99,7 @@ class Chunk:
     tags: tuple[str, ...] = ()
     embed_text: str = ""
     word_count: int = 0
+    token_count: int | None = None
     quality: Quality = "ok"
     omit: bool = False
     flags: tuple[str, ...] = ()

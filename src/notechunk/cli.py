@@ -113,6 +113,10 @@ def _load(src: Path | None, args: argparse.Namespace) -> Config:
     from notechunk.segment import get_segmenter
 
     get_segmenter(cfg.segmenter)  # fail early (exit 2) on an unknown backend
+    if cfg.tokenizer:  # and on a tokenizer that cannot be loaded
+        from notechunk.tokens import load_counter
+
+        load_counter(cfg.tokenizer)
     return cfg
 
 
@@ -234,7 +238,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: inspect reads Markdown files (.md)")
     cfg = _load(path.parent, args)
     text = read_text(path, path.name).text
-    lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter))
+    from notechunk.tokens import counter_for
+
+    lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter), None, counter_for(cfg.tokenizer))
     data: dict[str, Any] = {
         "file": path.as_posix(),
         "metadata": lay.parsed.metadata,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from notechunk.errors import ConfigError
+from notechunk.tokens import check_spec
 
 DEFAULT_CONTEXT_DEAD_PHRASES: tuple[str, ...] = (
     "click here",
@@ -83,6 +84,7 @@ class MarkdownConfig:
     window_sentences: int = _num(100, 1, 1_000_000)
     overlap: float = _num(0.3, 0, 1, hi_open=True)
     window_max_words: int = _num(120, 0, 1_000_000)
+    window_max_tokens: int = _num(0, 0, 1_000_000)
     bullet_merge_under_words: int = _num(20, 0, 1_000_000)
     bullet_merge_cap_words: int = _num(150, 0, 1_000_000)
     bold_headings: bool = True  # a bold-only line followed by content is a heading (v2)
@@ -265,7 +267,23 @@ class EnrichConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
+    """Every setting of a run. Build one typed (`Config(markdown=MarkdownConfig(...))`),
+    from a TOML file (`Config.from_toml(path)`), or from TOML-shaped overrides
+    (`Config().with_overrides(markdown={"window_max_words": 80})`); each way validates.
+
+    `tokenizer` (`hf:<tokenizer.json>`, `hf:minilm`, `tiktoken:<encoding>`; "" = none) gives
+    every chunk a `token_count`; `max_tokens` is the embedder's limit (0 = none): a chunk
+    over it is labelled `too_long_tokens` and flagged `too_long_tokens:<n>><limit>`.
+
+    >>> Config().with_overrides(markdown={"window_max_words": 80}).markdown.window_max_words
+    80
+    >>> Config(tokenizer="hf:minilm", max_tokens=256).max_tokens
+    256
+    """
+
     segmenter: str = "default"
+    tokenizer: str = ""
+    max_tokens: int = 0
     markdown: MarkdownConfig = field(default_factory=MarkdownConfig)
     quality: QualityConfig = field(default_factory=QualityConfig)
     context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
@@ -278,12 +296,30 @@ class Config:
 
     def __post_init__(self) -> None:
         _check(bool(self.segmenter.strip()), "segmenter must not be empty")
+        check_spec(self.tokenizer)
+        _check(self.max_tokens >= 0, "max_tokens must be >= 0")
+        for key, value in (
+            ("max_tokens", self.max_tokens),
+            ("markdown.window_max_tokens", self.markdown.window_max_tokens),
+        ):
+            _check(not value or bool(self.tokenizer), f"{key} needs a tokenizer (tokenizer = ...)")
         names = [t.name for t in self.templates]
         dupes = sorted({n for n in names if names.count(n) > 1})
         _check(not dupes, f"templates: duplicate name(s) {', '.join(dupes)}")
 
     def with_segmenter(self, name: str | None) -> Config:
         return self if not name else replace(self, segmenter=name)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Config:
+        """The config in a TOML file (SPEC §2); a `ConfigError` names the file and key."""
+        return load_config(Path(path))
+
+    def with_overrides(self, **tables: object) -> Config:
+        """This config with TOML-shaped values merged in, validated like a TOML file:
+        `markdown={"window_max_words": 80}` changes one key of [markdown], `tokenizer="hf:x"`
+        a top-level key; lists (`templates`, `phrases`) replace the old ones."""
+        return config_from_dict(_merge(self.to_dict(), tables))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
@@ -345,6 +381,16 @@ def _check_fields(obj: Any) -> None:
         _check_value(f, getattr(obj, f.name), f"{table}.{f.name}")
 
 
+def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in overrides.items():
+        old = out.get(key)
+        out[key] = (
+            _merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+        )
+    return out
+
+
 def _drop_none(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _drop_none(v) for k, v in value.items() if v is not None}
@@ -378,10 +424,16 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     if unknown:
         raise ConfigError(f"unknown top-level key(s): {', '.join(unknown)}")
     kwargs: dict[str, Any] = {}
-    if "segmenter" in data:
-        if not isinstance(data["segmenter"], str):
-            raise ConfigError("segmenter must be a string")
-        kwargs["segmenter"] = data["segmenter"]
+    for key in ("segmenter", "tokenizer"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise ConfigError(f"{key} must be a string")
+            kwargs[key] = data[key]
+    if "max_tokens" in data:
+        value = data["max_tokens"]
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1_000_000:
+            raise ConfigError(f"max_tokens must be an integer in [0, 1000000], got {value!r}")
+        kwargs["max_tokens"] = value
     if "markdown" in data:
         kwargs["markdown"] = _build(MarkdownConfig, data["markdown"], "markdown")
     if "quality" in data:
@@ -475,7 +527,8 @@ def resolve_config(src: Path | None, explicit: Path | None) -> tuple[Config, Pat
 def to_toml(cfg: Config) -> str:
     """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
     data = cfg.to_dict()
-    lines: list[str] = [f"segmenter = {_toml_value(data['segmenter'])}", ""]
+    lines: list[str] = [f"{k} = {_toml_value(data[k])}" for k in _TOP_LEVEL]
+    lines.append("")
     for table in ("markdown", "sheets", "skip", "dedupe", "qa", "enrich"):
         lines.append(f"[{table}]")
         lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
@@ -492,6 +545,9 @@ def to_toml(cfg: Config) -> str:
         lines += [f"{k} = {_toml_value(v)}" for k, v in t.items()]
         lines.append("")
     return "\n".join(lines)
+
+
+_TOP_LEVEL = ("segmenter", "tokenizer", "max_tokens")
 
 
 def _toml_value(value: Any) -> str:

@@ -5,8 +5,9 @@ NotechunkError
 ├── UsageError         bad command-line use (exit 2)
 ├── InputError         one input file cannot be read (recorded, the run goes on)
 │   └── UnsupportedInput  the file is not what its extension says
-└── OutputError        the outputs cannot be written (disk full, read-only); the
+├── OutputError        the outputs cannot be written (disk full, read-only); the
                        previous run's outputs are kept (exit 1)
+└── MissingExtra       an optional integration's package is not installed (also an ImportError)
 """
 
 from __future__ import annotations
@@ -40,3 +41,14 @@ class UnsupportedInput(InputError):
 class OutputError(NotechunkError):
     """Writing the outputs failed (disk full, a read-only or foreign mount); OUT still holds
     the previous complete run."""
+
+
+class MissingExtra(NotechunkError, ImportError):
+    """An optional part needs a package that is not installed; the message names the
+    `pip install 'notechunk[extra]'` that brings it."""
+
+    def __init__(self, feature: str, package: str, extra: str) -> None:
+        super().__init__(
+            f"{feature} needs {package}, which is not installed: pip install 'notechunk[{extra}]'"
+        )
+        self.extra = extra

@@ -9,6 +9,10 @@ A piece whose text normalises to nothing carries no content and yields no chunk.
 (the document title and the heading path; for a row the file's title, the sheet and the
 row's group), a newline, then the text. A context part equal to the one before it
 (a title repeated as the first heading, a CSV whose sheet is its file name) is said once.
+
+With a tokenizer configured, every chunk's `embed_text` is counted in one batch per file
+(`token_count`, special tokens included: what the embedder reads) before it is labelled,
+so `max_tokens` can label it `too_long_tokens`.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
 from notechunk.quality import assess
 from notechunk.semantic import semantic_type
+from notechunk.tokens import TokenCounter, counter_for
 
 ID_SCHEMA = "notechunk/1"
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
@@ -58,10 +63,17 @@ def _normalize_line(line: str) -> str:
     return body
 
 
+_GENERIC_NAMES = frozenset({"readme", "index", "_index", "home", "notes", "untitled"})
+
+
 def title_from_name(source: str) -> str:
     """A document title from its file name: no folder, no extension, `-` and `_` as spaces
-    ("history/bhakti-movement.md" -> "bhakti movement")."""
-    stem = PurePosixPath(source).stem
+    ("history/bhakti-movement.md" -> "bhakti movement"). A generic name (README, index)
+    says nothing, so its folder names the document ("law/torts/README.md" -> "torts")."""
+    path = PurePosixPath(source)
+    stem = path.stem
+    if stem.casefold() in _GENERIC_NAMES and path.parent.name:
+        stem = path.parent.name
     cleaned = " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
     return unicodedata.normalize("NFC", cleaned) or stem
 
@@ -100,18 +112,35 @@ def chunk_id(
     return h.hexdigest()[:16]
 
 
-def finish_file(doc: Pieces, cfg: Config, finder: NameFinder | None = None) -> tuple[Chunk, ...]:
+def finish_file(
+    doc: Pieces,
+    cfg: Config,
+    tokens: TokenCounter | None = None,
+    finder: NameFinder | None = None,
+) -> tuple[Chunk, ...]:
     """Complete chunks of one file, in piece order. Ids are unique within the file: the
     same text at the same place twice (overlapping windows) gets a `-1`, `-2` suffix.
-    With `enrich.references`, opening references are resolved last (enrich.references),
-    by `finder` (built from the config when not given)."""
-    title = doc.title or title_from_name(doc.source)
+
+    `tokens` is the counter of `cfg.tokenizer`, loaded once by the caller for many files;
+    when it is None and a tokenizer is configured, it is loaded here. With
+    `enrich.references`, opening references are resolved last by `finder` (built from the
+    config when not given), and a chunk whose `embed_text` grew is counted again.
+    """
+    title = doc.title if doc.title is not None else title_from_name(doc.source)
+    drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
+    embeds = [
+        embed_text(context_parts(title, p.section_path, p.sheet, p.group), text)
+        for p, text in drafts
+    ]
+    counts: list[int | None] = [None] * len(drafts)
+    if tokens is None and cfg.tokenizer:
+        tokens = counter_for(cfg.tokenizer)
+    if tokens is not None and embeds:
+        counts = [n + tokens.overhead for n in tokens.count(embeds)]
     seen: dict[str, int] = {}
     out: list[Chunk] = []
-    for piece in doc.pieces:
-        chunk = _finish_piece(doc, piece, title, cfg)
-        if chunk is None:
-            continue
+    for (piece, text), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
+        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg)
         n = seen.get(chunk.id)
         seen[chunk.id] = 0 if n is None else n + 1
         if n is not None:
@@ -119,19 +148,33 @@ def finish_file(doc: Pieces, cfg: Config, finder: NameFinder | None = None) -> t
         out.append(chunk)
     if not cfg.enrich.references:
         return tuple(out)
-    return resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
+    resolved = resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
+    if tokens is None:
+        return resolved
+    return tuple(_recount(new, old, tokens) for new, old in zip(resolved, out, strict=True))
 
 
-def _finish_piece(doc: Pieces, piece: Piece, title: str, cfg: Config) -> Chunk | None:
-    text = normalize_text(piece.text)
-    if not text:
-        return None
-    words, quality, omit, extra = assess(text, doc.source_type, cfg)
+def _recount(new: Chunk, old: Chunk, tokens: TokenCounter) -> Chunk:
+    if new.embed_text == old.embed_text:
+        return new
+    (n,) = tokens.count([new.embed_text])
+    return replace(new, token_count=n + tokens.overhead)
+
+
+def _finish_piece(
+    doc: Pieces,
+    piece: Piece,
+    text: str,
+    title: str,
+    embedded: str,
+    token_count: int | None,
+    cfg: Config,
+) -> Chunk:
+    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
     flags = (*piece.flags, *doc.flags, *extra)
     if piece.omit_reason is not None:
         omit = True
         flags = (*flags, piece.omit_reason)
-    context = context_parts(title, piece.section_path, piece.sheet, piece.group)
     return Chunk(
         text=text,
         source=doc.source,
@@ -145,8 +188,9 @@ def _finish_piece(doc: Pieces, piece: Piece, title: str, cfg: Config) -> Chunk |
         title=title,
         created=doc.created,
         tags=doc.tags,
-        embed_text=embed_text(context, text),
+        embed_text=embedded,
         word_count=words,
+        token_count=token_count,
         quality=quality,
         omit=omit,
         flags=flags,

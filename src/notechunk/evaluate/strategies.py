@@ -1,23 +1,25 @@
-"""Chunking strategies compared by `notechunk eval`, each a name, its params and a splitter.
+"""Chunking strategies compared by `notechunk eval`: a name, its params, and a maker.
 
-A strategy turns one corpus document into `Unit`s: `text` is what a reader gets (and what a
-hit is judged on), `index_text` what the retriever indexes. For notechunk chunks the index
-text carries the heading context (`contextualize`); the baselines index their text as is.
-Peer libraries (LangChain, Chonkie) are imported lazily: `peer_strategies` returns a note
-instead of a strategy when one is not installed.
+A strategy turns the eval's inputs into `Unit`s: `text` is what a reader gets (a hit is
+judged on it), `index_text` what the retriever indexes. notechunk strategies run the
+product's own path, `pipeline.collect` (discovery, decoding, per-file processing,
+finishing, dedupe: exactly the chunks `run` ships) with a changed `Config`, and index each
+surviving chunk's `embed_text`; omitted chunks (duplicates, tables of contents) are not
+indexed, as a user would not index them. Baselines slice the peers' documents
+(`documents.Document`: Markdown files and spreadsheet rows) and index the slice itself.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from pathlib import Path
 
-from notechunk.chunk import Chunk
 from notechunk.config import Config
-from notechunk.evaluate.corpora import Document
-from notechunk.segment.base import Segmenter
+from notechunk.evaluate.documents import Document
+
+Param = int | float | str
+Params = tuple[tuple[str, Param], ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,51 +31,112 @@ class Unit:
     index_text: str
 
 
-Splitter = Callable[[Document], list[Unit]]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Units:
+    """A strategy's units and what a person should know about making them."""
+
+    units: tuple[Unit, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Inputs:
+    """What strategies read: the corpus folder (notechunk) or its documents (everyone else).
+
+    `documents` is None when no strategy of the run needs them (they are not loaded)."""
+
+    src: Path
+    exclude: tuple[Path, ...] = ()
+    workers: int = 1
+    documents: tuple[Document, ...] | None = None
+
+    def docs(self) -> tuple[Document, ...]:
+        if self.documents is None:
+            raise ValueError("this strategy needs the peers' documents; none were loaded")
+        return self.documents
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Strategy:
-    """A named chunking strategy; `params` is JSON-ready and goes into results.json."""
+    """A named chunking strategy; `params` go into results.json."""
 
     name: str
-    params: dict[str, Any]
-    split: Splitter
-
-    def run(self, docs: Sequence[Document]) -> list[Unit]:
-        return [u for d in docs for u in self.split(d)]
+    params: Params
+    make: Callable[[Inputs], Units]
+    uses_documents: bool = True
 
 
-def contextualize(chunk: Chunk) -> str:
-    """The text to index for a chunk: its heading path, then its text (docling's idea)."""
-    if not chunk.section_path:
-        return chunk.text
-    return " > ".join(chunk.section_path) + "\n" + chunk.text
+def notechunk_strategy(name: str, cfg: Config) -> Strategy:
+    """notechunk with `cfg` on the product's own path; indexes `embed_text`."""
 
+    def make(inputs: Inputs) -> Units:
+        from notechunk.pipeline import collect
 
-def notechunk_strategy(name: str, cfg: Config, segmenter: Segmenter) -> Strategy:
-    """notechunk's own Markdown chunker with `cfg`; omitted chunks are not indexed."""
-    from notechunk.markdown import chunk_markdown
-
-    def split(doc: Document) -> list[Unit]:
-        return [
-            Unit(source=doc.source, text=c.text, index_text=contextualize(c))
-            for c in chunk_markdown(doc.text, doc.source, cfg, segmenter)
+        got = collect(inputs.src, cfg, workers=inputs.workers, exclude=list(inputs.exclude))
+        units = tuple(
+            Unit(source=c.source, text=c.text, index_text=c.embed_text)
+            for c in got.corpus.chunks
             if not c.omit
-        ]
+        )
+        notes = [e.message() for e in got.corpus.errors]
+        fell_back = sorted({c.source for c in got.corpus.chunks if _fell_back(c.flags)})
+        notes += [f"{s}: decoded as cp1252 (not UTF-8)" for s in fell_back]
+        return Units(units=units, notes=tuple(notes))
 
     m = cfg.markdown
-    params = {
-        "window_sentences": m.window_sentences,
-        "overlap": m.overlap,
-        "window_max_words": m.window_max_words,
-    }
-    return Strategy(name=name, params=params, split=split)
+    params: Params = (
+        ("window_sentences", m.window_sentences),
+        ("overlap", m.overlap),
+        ("window_max_words", m.window_max_words),
+    )
+    return Strategy(name=name, params=params, make=make, uses_documents=False)
 
 
-def with_markdown(cfg: Config, **changes: Any) -> Config:
+def _fell_back(flags: Sequence[str]) -> bool:
+    from notechunk.textio import FALLBACK_FLAG
+
+    return FALLBACK_FLAG in flags
+
+
+def with_markdown(
+    cfg: Config,
+    *,
+    window_sentences: int | None = None,
+    overlap: float | None = None,
+    window_max_words: int | None = None,
+) -> Config:
     """`cfg` with some `[markdown]` keys changed (validated by MarkdownConfig)."""
-    return replace(cfg, markdown=replace(cfg.markdown, **changes))
+    m = cfg.markdown
+    return replace(
+        cfg,
+        markdown=replace(
+            m,
+            window_sentences=m.window_sentences if window_sentences is None else window_sentences,
+            overlap=m.overlap if overlap is None else overlap,
+            window_max_words=m.window_max_words if window_max_words is None else window_max_words,
+        ),
+    )
+
+
+def notechunk_sweep(cfg: Config) -> list[Strategy]:
+    """The config, then overlaps, window sizes and word caps around it (each row once)."""
+    out = [notechunk_strategy("notechunk (config)", cfg)]
+    for ov in (0.0, 0.15, 0.3, 0.5):
+        out.append(notechunk_strategy(f"notechunk overlap {ov}", with_markdown(cfg, overlap=ov)))
+    for w in (5, 10, 20, 100):
+        c = with_markdown(cfg, window_sentences=w, window_max_words=0)
+        out.append(notechunk_strategy(f"notechunk window {w} no cap", c))
+    for cap in (100, 120, 150, 200, 300):
+        for ov in (0.0, 0.3):
+            c = with_markdown(cfg, window_sentences=100, window_max_words=cap, overlap=ov)
+            out.append(notechunk_strategy(f"notechunk cap {cap}w ov {ov}", c))
+    seen: set[Params] = set()
+    unique: list[Strategy] = []
+    for s in out:  # a row equal to an earlier one (the config's own overlap) runs once
+        if s.params not in seen:
+            seen.add(s.params)
+            unique.append(s)
+    return unique
 
 
 def char_slices(text: str, size: int, overlap: int) -> list[str]:
@@ -111,120 +174,31 @@ def word_slices(text: str, size: int, overlap: int) -> list[str]:
     return out
 
 
-def _plain(name: str, params: dict[str, Any], fn: Callable[[str], list[str]]) -> Strategy:
-    def split(doc: Document) -> list[Unit]:
-        return [Unit(source=doc.source, text=t, index_text=t) for t in fn(doc.text) if t.strip()]
+def plain(name: str, params: Params, split: Callable[[str], list[str]]) -> Strategy:
+    """A strategy that splits each document's text and indexes each piece as it is."""
 
-    return Strategy(name=name, params=params, split=split)
+    def make(inputs: Inputs) -> Units:
+        return Units(
+            units=tuple(
+                Unit(source=d.source, text=t, index_text=t)
+                for d in inputs.docs()
+                for t in split(d.text)
+                if t.strip()
+            )
+        )
+
+    return Strategy(name=name, params=params, make=make)
 
 
 def fixed_chars(size: int, overlap: int) -> Strategy:
-    return _plain(
-        f"fixed-chars {size}/{overlap}",
-        {"chunk_chars": size, "overlap_chars": overlap},
-        lambda t: char_slices(t, size, overlap),
-    )
+    params: Params = (("chunk_chars", size), ("overlap_chars", overlap))
+    return plain(f"fixed-chars {size}/{overlap}", params, lambda t: char_slices(t, size, overlap))
 
 
 def fixed_words(size: int, overlap: int) -> Strategy:
-    return _plain(
-        f"fixed-words {size}/{overlap}",
-        {"chunk_words": size, "overlap_words": overlap},
-        lambda t: word_slices(t, size, overlap),
-    )
-
-
-def installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-def langchain_recursive(size: int, overlap: int) -> Strategy:
-    """LangChain's RecursiveCharacterTextSplitter (`pip install langchain-text-splitters`)."""
-    from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-    splitter = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)
-    return _plain(
-        f"langchain-recursive {size}/{overlap}",
-        {"chunk_size": size, "chunk_overlap": overlap},
-        lambda t: [str(s) for s in splitter.split_text(t)],
-    )
-
-
-def chonkie_recursive(size: int) -> Strategy:
-    """Chonkie's RecursiveChunker, character tokenizer (`pip install chonkie`)."""
-    from chonkie import RecursiveChunker
-
-    chunker = RecursiveChunker(tokenizer="character", chunk_size=size)
-    return _plain(
-        f"chonkie-recursive {size}",
-        {"chunk_size": size, "tokenizer": "character"},
-        lambda t: [str(c.text) for c in chunker.chunk(t)],
-    )
-
-
-def chonkie_sentence(size: int, overlap: int) -> Strategy:
-    """Chonkie's SentenceChunker, character tokenizer (`pip install chonkie`)."""
-    from chonkie import SentenceChunker
-
-    chunker = SentenceChunker(tokenizer="character", chunk_size=size, chunk_overlap=overlap)
-    return _plain(
-        f"chonkie-sentence {size}/{overlap}",
-        {"chunk_size": size, "chunk_overlap": overlap, "tokenizer": "character"},
-        lambda t: [str(c.text) for c in chunker.chunk(t)],
-    )
-
-
-def notechunk_sweep(cfg: Config, segmenter: Segmenter) -> list[Strategy]:
-    """The notechunk rows of the issue: its config, overlaps, window sizes, word caps."""
-    out = [notechunk_strategy("notechunk (config)", cfg, segmenter)]
-    for ov in (0.0, 0.15, 0.3, 0.5):
-        c = with_markdown(cfg, overlap=ov)
-        out.append(notechunk_strategy(f"notechunk overlap {ov}", c, segmenter))
-    for w in (5, 10, 20, 100):
-        c = with_markdown(cfg, window_sentences=w, window_max_words=0)
-        out.append(notechunk_strategy(f"notechunk window {w} no cap", c, segmenter))
-    for cap in (100, 120, 150, 200, 300):
-        for ov in (0.0, 0.3):
-            c = with_markdown(cfg, window_sentences=100, window_max_words=cap, overlap=ov)
-            out.append(notechunk_strategy(f"notechunk cap {cap}w ov {ov}", c, segmenter))
-    # a row equal to an earlier one (e.g. the config's own overlap) is measured once
-    seen: set[str] = set()
-    unique: list[Strategy] = []
-    for s in out:
-        key = repr(sorted(s.params.items()))
-        if key not in seen:
-            seen.add(key)
-            unique.append(s)
-    return unique
+    params: Params = (("chunk_words", size), ("overlap_words", overlap))
+    return plain(f"fixed-words {size}/{overlap}", params, lambda t: word_slices(t, size, overlap))
 
 
 def baseline_strategies() -> list[Strategy]:
-    return [
-        fixed_chars(1000, 0),
-        fixed_chars(1000, 300),
-        fixed_words(200, 0),
-        fixed_words(200, 50),
-    ]
-
-
-def peer_strategies(target_chars: int) -> tuple[list[Strategy], list[str]]:
-    """LangChain and Chonkie rows when installed; notes name what was skipped and why.
-
-    Chonkie runs at 512 characters and at `target_chars` (matched to notechunk's average
-    chunk size on this corpus).
-    """
-    out: list[Strategy] = []
-    notes: list[str] = []
-    if installed("langchain_text_splitters"):
-        out += [langchain_recursive(1000, 200), langchain_recursive(2000, 400)]
-    else:
-        notes.append(
-            "LangChain rows skipped: `pip install langchain-text-splitters` to include them"
-        )
-    if installed("chonkie"):
-        sizes = sorted({512, max(64, target_chars)})
-        out += [chonkie_recursive(s) for s in sizes]
-        out += [chonkie_sentence(s, s // 5) for s in sizes]
-    else:
-        notes.append("Chonkie rows skipped: `pip install chonkie` to include them")
-    return out, notes
+    return [fixed_chars(1000, 0), fixed_chars(1000, 300), fixed_words(200, 0), fixed_words(200, 50)]

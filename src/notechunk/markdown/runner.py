@@ -20,6 +20,7 @@ from notechunk.markdown.windows import (
     window_ranges,
 )
 from notechunk.segment.base import Segmenter
+from notechunk.tokens import TokenCounter, load_counter
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -35,7 +36,11 @@ class MarkdownLayout:
 
 
 def layout_markdown(
-    text: str, cfg: Config, segmenter: Segmenter, parser: BlockParser | MarkdownIt | None = None
+    text: str,
+    cfg: Config,
+    segmenter: Segmenter,
+    parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> MarkdownLayout:
     md = cfg.markdown
     parsed = parse_markdown_sections(
@@ -43,16 +48,28 @@ def layout_markdown(
     )
     cap = md.window_max_words
     sentences = tuple(tuple(section_sentences(s, segmenter, cap)) for s in parsed.sections)
+    counts = _sentence_tokens(sentences, cfg, tokens)
     windows = [
         make_window(k, start, end, sents, toc=parsed.sections[k].toc)
         for k, sents in enumerate(sentences)
-        for start, end in window_ranges([x.words for x in sents], md)
+        for start, end in window_ranges([x.words for x in sents], md, counts[k])
     ]
     if cfg.enrich.merge_sections:
         paths = [s.path for s in parsed.sections]
         windows = tiny.merge_tiny_sections(windows, sentences, paths, cfg.markdown)
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
+
+
+def _sentence_tokens(
+    sentences: tuple[tuple[Sentence, ...], ...], cfg: Config, tokens: TokenCounter | None
+) -> list[list[int] | None]:
+    """Each section's sentence token counts for `window_max_tokens`, counted in one batch."""
+    if not cfg.markdown.window_max_tokens:
+        return [None] * len(sentences)
+    tokens = tokens or load_counter(cfg.tokenizer)
+    flat = iter(tokens.count([s.text for sents in sentences for s in sents]))
+    return [[next(flat) for _ in sents] for sents in sentences]
 
 
 def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> str:
@@ -75,10 +92,11 @@ def markdown_pieces(
     cfg: Config,
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> Pieces:
     """The pieces of one document, in file order, with what the document says of itself
     (title, created, tags); a table of contents is a piece omitted as `toc`."""
-    lay = layout_markdown(text, cfg, segmenter, parser)
+    lay = layout_markdown(text, cfg, segmenter, parser, tokens)
     sections = lay.parsed.sections
     pieces: list[Piece] = []
     all_paths = [s.path for s in sections]
@@ -118,6 +136,8 @@ def chunk_markdown(
     cfg: Config,
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
+    tokens: TokenCounter | None = None,
 ) -> list[Chunk]:
     """Finished chunks of one document, in file order (`markdown_pieces` + `finish_file`)."""
-    return list(finish_file(markdown_pieces(text, source, cfg, segmenter, parser), cfg))
+    pieces = markdown_pieces(text, source, cfg, segmenter, parser, tokens)
+    return list(finish_file(pieces, cfg, tokens))

@@ -6,6 +6,8 @@ a window also ends before it passes that many words (it always holds one sentenc
 the step is computed from the window's real length, so a capped window still overlaps
 its successor by the configured share; a window that would end no later than the one
 before it starts at that one's end instead (no window is contained in another).
+`window_max_tokens` caps a window the same way in the tokenizer's tokens (the sentences'
+counts, given by the caller).
 """
 
 from __future__ import annotations
@@ -128,17 +130,23 @@ def _pack(items: list[str], cap: int) -> list[tuple[int, list[str]]]:
     return out
 
 
-def window_ranges(words: Sequence[int], cfg: MarkdownConfig) -> list[tuple[int, int]]:
-    """[start, end) sentence ranges of the windows over sentences with these word counts."""
+def window_ranges(
+    words: Sequence[int], cfg: MarkdownConfig, tokens: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
+    """[start, end) sentence ranges of the windows over sentences with these word counts
+    (and token counts, for `window_max_tokens`)."""
     n = len(words)
-    size, cap = cfg.window_sentences, cfg.window_max_words
+    size = cfg.window_sentences
+    caps = [(words, cfg.window_max_words)]
+    if tokens is not None and cfg.window_max_tokens:
+        caps.append((tokens, cfg.window_max_tokens))
     out: list[tuple[int, int]] = []
     start = 0
     while start < n:
-        end = _window_end(words, start, size, cap)
+        end = min(_window_end(counts, start, size, cap) for counts, cap in caps)
         if out and end <= out[-1][1]:  # the cap left no room for overlap: start afresh
             start = out[-1][1]
-            end = _window_end(words, start, size, cap)
+            end = min(_window_end(counts, start, size, cap) for counts, cap in caps)
         out.append((start, end))
         if end >= n:
             break

@@ -77,6 +77,8 @@ def flag_reason(c: Chunk, cfg: Config) -> str:
         return f"context_dead: starts with{said}: {fate}"
     if c.quality == "too_long":
         return f"too_long: {c.word_count} words > {bands.max_words}: {fate}"
+    if c.quality == "too_long_tokens":
+        return f"too_long_tokens: {c.token_count} tokens > {cfg.max_tokens}: {fate}"
     if c.quality == "fragment":
         return f"fragment: {c.word_count} words < {bands.fragment_words}: {fate}"
     if c.quality == "short":

@@ -78,6 +78,7 @@ _QUALITY_COLORS = {
     "short": "#d9a21b",
     "fragment": "#e07b39",
     "too_long": "#7d5ba6",
+    "too_long_tokens": "#5b6fa6",
     "context_dead": "#b8383d",
 }
 

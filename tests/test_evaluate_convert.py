@@ -1,22 +1,21 @@
-"""Question files and the SQuAD / COVID-QA converters, on tiny hand-made inputs."""
+"""The SQuAD / COVID-QA converter on tiny hand-made inputs, and JSON that is not SQuAD."""
 
 from __future__ import annotations
 
-import json
+import copy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from notechunk.errors import UsageError
-from notechunk.evaluate.corpora import (
+from notechunk.evaluate.convert import (
     convert_squad,
+    detect_kind,
     escape_markdown_lines,
-    load_corpus,
-    load_questions,
-    parse_questions,
     write_converted,
 )
+from notechunk.evaluate.questions import load_questions
 
 SQUAD: dict[str, Any] = {
     "version": "1.1",
@@ -92,11 +91,16 @@ def test_covid_named_by_document_id_without_heading() -> None:
     assert q.answers == ("MTCT is the main cause.",) and q.id == "262"
 
 
+def test_detect_kind() -> None:
+    assert detect_kind(COVID) == "covid"
+    assert detect_kind(SQUAD) == "squad"
+    assert detect_kind({"data": []}) == "squad"
+
+
 def test_written_questions_round_trip(tmp_path: Path) -> None:
     corpus_dir, qpath = write_converted(convert_squad(SQUAD, "squad"), tmp_path)
-    docs = load_corpus(corpus_dir)
-    assert [d.source for d in docs] == ["Indus_Valley.md"]
-    qs = load_questions(qpath)
+    assert sorted(p.name for p in corpus_dir.iterdir()) == ["Indus_Valley.md"]
+    qs = load_questions(qpath).questions
     assert [(q.question, q.answers, q.source) for q in qs] == [
         ("When was Harappa found?", ("1921", "in 1921"), "Indus_Valley.md"),
         ("Where?", ("Sindh",), "Indus_Valley.md"),
@@ -119,25 +123,44 @@ def test_escape_markdown_lines(line: str, escaped: str) -> None:
     assert escape_markdown_lines(line) == escaped
 
 
+def _broken(path: tuple[str | int, ...], value: object) -> dict[str, Any]:
+    data = copy.deepcopy(SQUAD)
+    node: Any = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
 @pytest.mark.parametrize(
-    "line",
+    ("data", "where"),
     [
-        "not json",
-        json.dumps({"question": "q"}),
-        json.dumps({"question": "q", "answers": []}),
-        json.dumps({"question": "", "answers": ["a"]}),
-        json.dumps({"question": "q", "answers": ["a"], "source": 3}),
-        json.dumps(["q"]),
+        ([1], "the top level"),
+        ({"version": 1}, "`data`"),
+        ({"data": [1]}, "data[0]"),
+        (_broken(("data", 0, "paragraphs"), "abc"), "data[0].paragraphs"),
+        (_broken(("data", 0, "paragraphs", 1), 5), "data[0].paragraphs[1]"),
+        (_broken(("data", 0, "paragraphs", 0, "qas"), {"id": 1}), "data[0].paragraphs[0].qas"),
+        (_broken(("data", 0, "paragraphs", 0, "qas", 0), "q"), "qas[0]"),
+        (_broken(("data", 0, "paragraphs", 0, "qas", 0, "answers"), "x"), "answers"),
+        (_broken(("data", 0, "paragraphs", 0, "qas", 0, "answers", 0), 7), "answers[0]"),
     ],
-    ids=["not-json", "no-answers", "empty-answers", "empty-question", "bad-source", "list"],
+    ids=[
+        "top-list",
+        "no-data",
+        "data-of-ints",
+        "paragraphs-string",
+        "paragraph-int",
+        "qas-object",
+        "qa-string",
+        "answers-string",
+        "answer-int",
+    ],
 )
-def test_bad_question_lines(line: str) -> None:
-    with pytest.raises(UsageError):
-        parse_questions([line])
-
-
-def test_missing_corpus_is_usage_error(tmp_path: Path) -> None:
-    with pytest.raises(UsageError):
-        load_corpus(tmp_path / "absent")
-    with pytest.raises(UsageError):
-        load_corpus(tmp_path)
+def test_not_squad_is_one_usage_error(data: object, where: str) -> None:
+    with pytest.raises(UsageError) as err:
+        convert_squad(data, "squad")
+    assert where in str(err.value) and "\n" not in str(err.value)
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        with pytest.raises(UsageError):
+            convert_squad(data, "covid")

@@ -1,0 +1,272 @@
+"""The Python API: what `notechunk run` does, and the same chunks in memory.
+
+`run` is the CLI's run (OUT written, a `RunResult` back); `chunk_file` and
+`chunk_markdown_text` give one file's or one string's chunks without writing anything;
+`load` reads an OUT folder back. In-memory results are what `run` would ship for that
+input: omitted chunks (context-dead, spreadsheet fragments, tables of contents) and
+duplicates are left out unless `include_omitted=True`; `retrieval_score` is None (it is a
+corpus pass, measured by `run`). Every failure is a `NotechunkError` (never SystemExit).
+
+`config` is a `Config`, a path to a TOML file, or None: the defaults (for `run`,
+`SRC/notechunk.toml` when present, as the CLI does).
+
+>>> from notechunk import chunk_markdown_text
+>>> note = "# Writs\\n\\n## Habeas Corpus\\n\\nHabeas corpus protects against unlawful detention."
+>>> [c.embed_text for c in chunk_markdown_text(note, source="polity/writs.md")]
+['writs > Habeas Corpus\\nHabeas corpus protects against unlawful detention.']
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from notechunk.chunk import Chunk, FileError, FileResult
+from notechunk.config import Config, load_config, resolve_config
+from notechunk.errors import InputError, MissingExtra, UsageError
+
+if TYPE_CHECKING:
+    from notechunk.discover import SourceFile
+    from notechunk.engines.local import Progress
+    from notechunk.pipeline import RunResult
+
+ConfigLike = Config | str | os.PathLike[str] | None
+CHUNKS_JSONL = "chunks.jsonl.gz"
+CHUNKS_PARQUET = "chunks.parquet"
+
+
+def run(
+    src: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: ConfigLike = None,
+    *,
+    workers: int = 1,
+    segmenter: str | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Chunk the notes under `src` into the folder `out`, as `notechunk run` does.
+
+    Files that fail are listed in `result.errors` (and OUT/qa/errors.json); the rest is
+    written. `segmenter` overrides the config's; `use_cache=False` is `--no-cache`.
+
+    >>> import tempfile, notechunk
+    >>> from notechunk.cli import SAMPLE_DIR
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     result = notechunk.run(SAMPLE_DIR, out)
+    >>> result.exit_code, result.files, result.metrics.surviving > 0
+    (0, 16, True)
+    """
+    from notechunk.discover import kind_of
+    from notechunk.io.publish import check_out
+    from notechunk.pipeline import run as run_pipeline
+    from notechunk.segment import get_segmenter
+    from notechunk.tokens import counter_for
+
+    src_path, out_path = Path(src), Path(out)
+    if not src_path.exists():
+        raise UsageError(f"{src_path}: no such file or folder")
+    if not src_path.is_dir() and kind_of(src_path) is None:
+        raise UsageError(f"{src_path}: not a folder, a Markdown or a spreadsheet file")
+    if workers < 1:
+        raise UsageError("workers must be at least 1")
+    cfg = _config(config, src_path).with_segmenter(segmenter)
+    get_segmenter(cfg.segmenter)  # a bad backend, tokenizer or OUT fails before any work
+    counter_for(cfg.tokenizer)
+    check_out(out_path, src_path)
+    return run_pipeline(
+        src_path, out_path, cfg, workers=workers, progress=progress, use_cache=use_cache
+    )
+
+
+def chunk_file(
+    path: str | os.PathLike[str], config: ConfigLike = None, *, include_omitted: bool = False
+) -> list[Chunk]:
+    """The chunks of one Markdown or spreadsheet file, in file order; `source` is its name.
+
+    A file that cannot be read (or a sheet of it) raises `InputError` with the reason.
+
+    >>> from notechunk import chunk_file
+    >>> from notechunk.cli import SAMPLE_DIR
+    >>> rows = chunk_file(SAMPLE_DIR / "sheets" / "passes.xlsx")
+    >>> rows[0].source, rows[0].sheet, rows[0].row
+    ('passes.xlsx', 'Passes', 3)
+    """
+    from notechunk.discover import SourceFile, kind_of
+
+    file = Path(path)
+    kind = kind_of(file)
+    if kind is None:
+        raise InputError(file.name, "not a Markdown or spreadsheet file (.md, .xlsx, .csv, ...)")
+    if not file.is_file():
+        raise InputError(str(file), "no such file")
+    cfg = _config(config, None)
+    result = next(_process([SourceFile(path=file, rel=file.name, kind=kind)], cfg))
+    _raise_errors(result.errors)
+    return _shipped(result.chunks, cfg, include_omitted)
+
+
+def chunk_markdown_text(
+    text: str,
+    *,
+    source: str = "<text>",
+    config: ConfigLike = None,
+    include_omitted: bool = False,
+) -> list[Chunk]:
+    """The chunks of a Markdown string, as if it were the file `source`.
+
+    The document's title (the start of every `embed_text`) is its front matter's `title`,
+    else the name of `source`; the default `"<text>"` names no title.
+
+    >>> from notechunk import Config, chunk_markdown_text
+    >>> cfg = Config().with_overrides(markdown={"window_max_words": 6})
+    >>> [c.text for c in chunk_markdown_text("One two three. Four five six. Seven.", config=cfg)]
+    ['One two three. Four five six.', 'Four five six. Seven.']
+    """
+    from notechunk.markdown import markdown_pieces
+    from notechunk.markdown.sections import make_block_parser
+    from notechunk.segment import get_segmenter
+    from notechunk.tokens import counter_for
+
+    cfg = _config(config, None)
+    counter = counter_for(cfg.tokenizer)
+    seg = get_segmenter(cfg.segmenter)
+    pieces = markdown_pieces(text, source, cfg, seg, make_block_parser(), counter)
+    if pieces.title is None and source.startswith("<") and source.endswith(">"):
+        pieces = replace(pieces, title="")
+    from notechunk.finish import finish_file
+
+    return _shipped(finish_file(pieces, cfg, counter), cfg, include_omitted)
+
+
+def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
+    """The chunks a run shipped, in output order: OUT's `chunks.parquet` when present (and
+    pyarrow is installed), else its `chunks.jsonl.gz`. `out` may also name either file.
+
+    >>> import tempfile, notechunk
+    >>> from notechunk.cli import SAMPLE_DIR
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = notechunk.run(SAMPLE_DIR / "polity", out)
+    ...     sorted({c.source for c in notechunk.load(out)})[:2]
+    ['directive-principles.md', 'fundamental-rights.md']
+    """
+    from notechunk.io.jsonio import iter_chunks_gz
+
+    path = Path(out)
+    has_arrow = importlib.util.find_spec("pyarrow") is not None
+    if path.is_file():
+        if path.suffix != ".parquet":
+            return iter_chunks_gz(path)
+        if not has_arrow:
+            raise MissingExtra(f"reading {path}", "pyarrow", "parquet")
+        return _read_parquet(path)
+    parquet, jsonl = path / CHUNKS_PARQUET, path / CHUNKS_JSONL
+    if parquet.is_file() and has_arrow:
+        return _read_parquet(parquet)
+    if jsonl.is_file():
+        return iter_chunks_gz(jsonl)
+    if parquet.is_file():
+        raise MissingExtra(f"reading {parquet}", "pyarrow", "parquet")
+    raise InputError(str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})")
+
+
+def is_output(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is an OUT folder (it holds chunks.jsonl.gz or chunks.parquet)."""
+    p = Path(path)
+    return p.is_dir() and ((p / CHUNKS_JSONL).is_file() or (p / CHUNKS_PARQUET).is_file())
+
+
+def chunks_from(path: str | os.PathLike[str], config: ConfigLike = None) -> Iterator[Chunk]:
+    """An OUT folder's chunks (`load`), or the chunks of the notes at `path`, made in memory
+    file by file (what the LangChain loader and the LlamaIndex reader yield)."""
+    if is_output(path):
+        return load(path)
+    return iter_chunks(path, config)
+
+
+def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Iterator[Chunk]:
+    """The chunks `run` would ship for `src` (a folder or one file), made in memory and
+    yielded file by file: Markdown files first, then spreadsheets, as in chunks.jsonl.gz.
+    Nothing is written. A file that fails raises `InputError` when its turn comes (a run
+    would record it in qa/errors.json and go on)."""
+    from notechunk.corpus import dedupe_key
+    from notechunk.discover import discover
+
+    root = Path(src)
+    if not root.exists():
+        raise UsageError(f"{root}: no such file or folder")
+    cfg = _config(config, root)
+    found = discover(root)
+
+    def generate() -> Iterator[Chunk]:
+        _raise_errors(found.errors)
+        ordered = sorted(found.files, key=lambda f: f.kind != "markdown")
+        seen: set[str] = set()
+        for result in _process(ordered, cfg):
+            _raise_errors(result.errors)
+            for chunk in result.chunks:
+                key = dedupe_key(chunk, cfg.dedupe)
+                if not chunk.omit and key not in seen:
+                    seen.add(key)
+                    yield chunk
+
+    return generate()
+
+
+def _config(config: ConfigLike, src: Path | None) -> Config:
+    if isinstance(config, Config):
+        return config
+    if config is None:
+        return resolve_config(src, None)[0] if src is not None else Config()
+    return load_config(Path(config))
+
+
+def _process(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResult]:
+    """Each file's result, with one segmenter, parser and token counter for all."""
+    from notechunk.markdown.sections import make_block_parser
+    from notechunk.process import failed, process_markdown, process_sheet
+    from notechunk.segment import get_segmenter
+    from notechunk.tokens import counter_for
+
+    seg, parser, counter = (
+        get_segmenter(cfg.segmenter),
+        make_block_parser(),
+        counter_for(cfg.tokenizer),
+    )
+    for f in files:
+        if f.kind == "spreadsheet":
+            yield process_sheet(f.path, f.rel, cfg, counter)
+            continue
+        try:
+            data = f.path.read_bytes()
+        except OSError as exc:
+            yield failed(f.rel, "read", f"cannot read file ({exc.strerror or exc})")
+            continue
+        yield process_markdown(f.rel, data, cfg, seg, parser, counter)
+
+
+def _shipped(chunks: Iterable[Chunk], cfg: Config, include_omitted: bool) -> list[Chunk]:
+    from notechunk.corpus import dedupe
+
+    marked = dedupe(list(chunks), cfg.dedupe)
+    return marked if include_omitted else [c for c in marked if not c.omit]
+
+
+def _raise_errors(errors: Iterable[FileError]) -> None:
+    listed = list(errors)
+    if listed:
+        first, rest = listed[0], listed[1:]
+        also = f" (also: {'; '.join(e.message() for e in rest)})" if rest else ""
+        raise InputError(first.source, first.reason + also)
+
+
+def _read_parquet(path: Path) -> Iterator[Chunk]:
+    import pyarrow.parquet as pq
+
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
+        for row in batch.to_pylist():
+            yield Chunk.from_json(row)
