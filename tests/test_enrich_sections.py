@@ -116,3 +116,10 @@ def test_common_parent() -> None:
     assert common_parent([("A",), ("A", "C")]) == ("A",)
     assert common_parent([("A",), ("B",)]) == ()
     assert common_parent([]) == ()
+
+
+def test_a_repeated_section_is_left_to_dedupe() -> None:
+    got = chunk_markdown(
+        "# A\n\nSame fact.\n\n# A\n\nSame fact.\n", "d.md", Config(), PeriodSegmenter()
+    )
+    assert [c.text for c in got] == ["Same fact.", "Same fact."]

@@ -56,7 +56,9 @@ def merge_tiny_sections(
             first = paths[run[0].parts[0][0]]
             joins_as = _family(first, path) if len(run) == 1 else parent
             cost = w.words + _label_words(path)
-            if joins_as is not None and path[:-1] == joins_as and words + cost <= cap:
+            repeated = any(paths[r.parts[0][0]] == path for r in run)  # a copy: dedupe's
+            fits = words + cost <= cap
+            if joins_as is not None and path[:-1] == joins_as and fits and not repeated:
                 parent = joins_as
                 words += cost
                 run.append(w)
