@@ -139,10 +139,25 @@ def test_every_command_has_help() -> None:
     helps = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
     for name, p in sub.choices.items():  # type: ignore[union-attr]
         assert helps.get(name), f"`notechunk {name}` has no one-line help"
-        assert f"usage: notechunk {name}" in p.format_help(), name
+        text = p.format_help()
+        assert f"usage: notechunk {name}" in text, name
+        assert p.description and p.description != helps[name], f"`{name}` says what it does"
+        examples = text[text.index("examples:") :] if "examples:" in text else ""
+        assert f"notechunk {name}" in examples, f"`notechunk {name} --help` has no example"
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for name in sub.choices:  # type: ignore[union-attr]
         assert f"notechunk {name}" in readme, f"README does not document `{name}`"
+
+
+def test_top_level_help_speaks_to_users(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    about = text.split("\n\n")[1]  # after the usage line: what the tool does
+    assert about.startswith("notechunk turns a folder of notes") and "SPEC" not in about
+    examples = text[text.index("examples:") :].splitlines()[1:4]
+    assert len(examples) == 3 and all(e.strip().startswith("notechunk ") for e in examples)
 
 
 def test_demo_runs_on_bundled_sample(tmp_path: Path) -> None:

@@ -31,6 +31,9 @@ FILES = (
     "qa/discarded_rows.csv",
     "qa/enrichment.json",
     "report.html",
+    "sources/index.html",
+    "sources/history-bhakti-movement.md-37ccf8eb.html",
+    "sources/sheets-constitution_articles.csv-3242ad1c.html",
 )
 
 

@@ -18,7 +18,7 @@ from conftest import make_corpus
 from notechunk.cli import main
 
 SRC_DIR = Path(__file__).resolve().parents[1] / "src"
-OUTPUTS = ("chunks.jsonl.gz", "stages", "qa", "report.html", "manifest.json")
+OUTPUTS = ("chunks.jsonl.gz", "stages", "qa", "report.html", "sources", "manifest.json")
 
 pytestmark = pytest.mark.skipif(
     not hasattr(notechunk.segment, "get_segmenter"), reason="segmenter not merged yet"

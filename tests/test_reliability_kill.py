@@ -25,7 +25,7 @@ import notechunk.segment
 from conftest import make_corpus
 
 SRC_DIR = Path(__file__).resolve().parents[1] / "src"
-OUTPUTS = ("chunks.jsonl.gz", "stages", "qa", "report.html", "manifest.json")
+OUTPUTS = ("chunks.jsonl.gz", "stages", "qa", "report.html", "sources", "manifest.json")
 
 pytestmark = pytest.mark.skipif(
     not hasattr(notechunk.segment, "get_segmenter"),

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from notechunk import __version__
+from notechunk.cli_help import ABOUT, COMMANDS, EXAMPLES
 from notechunk.config import Config, resolve_config, to_toml
 from notechunk.errors import ConfigError, NotechunkError, UsageError
 
 SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
+RETRIEVERS = ("bm25", "dense", "hybrid")  # notechunk.search.engine.RETRIEVERS, kept light
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,34 +32,71 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="notechunk", description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--version", action="version", version=f"notechunk {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _sub(sub: Any, name: str) -> argparse.ArgumentParser:
+    """A subcommand with its one-line help, what it does, and examples."""
+    help_, about, examples = COMMANDS[name]
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help_,
+        description=about,
+        epilog=f"examples:\n  {examples}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
 
-    run = sub.add_parser("run", help="chunk a folder of notes into OUT")
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="notechunk",
+        description=ABOUT,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"notechunk {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    run = _sub(sub, "run")
     run.add_argument("src", type=Path, help="folder (or file) of Markdown and spreadsheets")
     run.add_argument("--out", type=out_folder, required=True, help="output folder")
     _common_run_options(run)
     run.set_defaults(func=cmd_run)
 
-    demo = sub.add_parser("demo", help="run on the bundled sample notes")
+    demo = _sub(sub, "demo")
     demo.add_argument("--out", type=out_folder, default=Path("out"), help="output folder (out)")
     _common_run_options(demo)
     demo.set_defaults(func=cmd_demo)
 
-    insp = sub.add_parser("inspect", help="sections, sentences and windows of one file")
+    insp = _sub(sub, "inspect")
     insp.add_argument("file", type=Path)
     insp.add_argument("--config", type=Path, default=None)
     insp.add_argument("--segmenter", default=None)
     insp.add_argument("--json", action="store_true", help="print JSON")
     insp.set_defaults(func=cmd_inspect)
 
-    rep = sub.add_parser("report", help="rebuild OUT/report.html from OUT's artifacts")
+    rep = _sub(sub, "report")
     rep.add_argument("out", type=Path)
     rep.set_defaults(func=cmd_report)
 
-    tmpl = sub.add_parser("templates", help="spreadsheet template helpers")
+    srch = _sub(sub, "search")
+    srch.add_argument("out", type=Path, help="output folder of a finished `notechunk run`")
+    srch.add_argument("query", help="the question or keywords")
+    srch.add_argument("-k", type=int, default=5, help="how many chunks to show (5)")
+    srch.add_argument(
+        "--retriever",
+        choices=RETRIEVERS,
+        default=None,
+        help="bm25 (default), dense or hybrid (default with --db)",
+    )
+    srch.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    srch.add_argument("--db", type=Path, default=None, help="search this LanceDB folder instead")
+    srch.set_defaults(func=cmd_search)
+
+    idx = _sub(sub, "index")
+    idx.add_argument("out", type=Path, help="output folder of a finished `notechunk run`")
+    idx.add_argument("--db", type=Path, default=None, help="LanceDB folder (OUT/lancedb)")
+    idx.set_defaults(func=cmd_index)
+
+    tmpl = _sub(sub, "templates")
     tsub = tmpl.add_subparsers(dest="templates_command", required=True, parser_class=_Parser)
     sug = tsub.add_parser("suggest", help="print a starter [[templates]] block per sheet")
     sug.add_argument("file", type=Path)
@@ -71,14 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
         run_eval,
     )
 
-    ev = sub.add_parser("eval", help="compare chunking strategies by retrieval recall")
+    ev = _sub(sub, "eval")
     add_eval_arguments(ev)
     ev.set_defaults(func=run_eval)
-    evc = sub.add_parser("eval-convert", help="SQuAD-format JSON to a corpus + questions.jsonl")
+    evc = _sub(sub, "eval-convert")
     add_convert_arguments(evc)
     evc.set_defaults(func=run_convert)
 
-    cfg = sub.add_parser("config", help="configuration helpers")
+    cfg = _sub(sub, "config")
     csub = cfg.add_subparsers(dest="config_command", required=True, parser_class=_Parser)
     show = csub.add_parser("show", help="print the effective configuration as TOML")
     show.add_argument("src", type=Path, nargs="?", default=None)
@@ -290,6 +329,51 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out}: not a notechunk output folder (no qa/)")
     path = build_report(args.out)
     print(path)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from notechunk.search.show import print_hits, render_json
+
+    if args.db is not None:
+        from notechunk.search.lance import search_db
+
+        result = search_db(
+            args.db, args.query, k=args.k, retriever=args.retriever or "hybrid", out=args.out
+        )
+    else:
+        from notechunk.search.engine import search
+
+        result = search(args.out, args.query, k=args.k, retriever=args.retriever or "bm25")
+    for note in result.notes:
+        say(note)
+    if args.json:
+        print(render_json(result))
+        return 0
+    from rich.console import Console
+
+    print_hits(result, Console(highlight=False))
+    fresh = [name for name, new in result.built.items() if new]
+    if fresh:
+        say(
+            f"built the {' and '.join(fresh)} index in {args.out / '.search'} "
+            "(kept until the run changes)"
+        )
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from notechunk.search.lance import build_index
+
+    rep = build_index(args.out, args.db)
+    for note in rep.notes:
+        say(note)
+    kind = "vectors + full-text index" if rep.vectors else "full-text index"
+    print(
+        f"{rep.rows} chunks in {terminal_safe(str(rep.db))} (table chunks, {kind}): "
+        f"{rep.inserted} added, "
+        f"{rep.updated} updated, {rep.deleted} deleted"
+    )
     return 0
 
 

@@ -30,6 +30,7 @@ from notechunk.io.jsonio import dumps
 from notechunk.process import FileOutcome
 from notechunk.qa.artifacts import write_outputs
 from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.sources import file_reader
 from notechunk.textio import decode_text
 
 
@@ -55,6 +56,7 @@ class Collected:
     files: int
     corpus: Corpus
     run_key: str | None
+    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
 
 
 def collect(
@@ -76,8 +78,12 @@ def collect(
     corpus = gather((o.result for o in outcomes), found.errors)
     corpus = expand(corpus, (o.result for o in outcomes), user, apply=cfg.enrich.acronyms)
     corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
-    run_key = _run_key(cfg_key + dumps([list(p) for p in user]), outcomes, corpus.errors)
-    return Collected(files=len(found.files), corpus=corpus, run_key=run_key)
+    return Collected(
+        files=len(found.files),
+        corpus=corpus,
+        run_key=_run_key(cfg_key + dumps([list(p) for p in user]), outcomes, corpus.errors),
+        paths=tuple((f.rel, f.path) for f in found.files),
+    )
 
 
 def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
@@ -158,7 +164,7 @@ def _score_and_publish(
     corpus, metrics = measure(got.corpus, cfg)
     staging = publish.staging_dir(out)
     try:
-        write_outputs(staging, corpus, metrics, cfg)
+        write_outputs(staging, corpus, metrics, cfg, file_reader(dict(got.paths)))
     except OSError as exc:
         publish.remove_leftovers(out)
         raise OutputError(

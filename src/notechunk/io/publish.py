@@ -31,6 +31,8 @@ LOCK = ".lock"
 MARKER = ".notechunk-out"
 OWN_FOLDERS = ("stages", "qa", STAGING, CACHE_DIR)
 _PENDING = ".publish"
+# folders of pages named after the sources: a page the new run did not write is stale
+REPLACED_PAGES = ("sources",)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -200,6 +202,10 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
         os.replace(waiting, target)
     for folder in sorted({out, *((out / rel).parent for rel in files)}):
         fsync_dir(folder)
+    for name in REPLACED_PAGES:  # e.g. the page of a note that was deleted since
+        for page in (out / name).glob("*.html"):
+            if f"{name}/{page.name}" not in files:
+                page.unlink(missing_ok=True)
     shutil.rmtree(staging, ignore_errors=True)
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
     try:

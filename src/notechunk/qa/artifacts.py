@@ -5,7 +5,7 @@ path, so two runs over the same input give byte-identical files): chunks.jsonl.g
 stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
 qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
 semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json,
-enrichment.json}, report.html.
+enrichment.json}, report.html, sources/ (every chunk shown in its file: `qa.sources`).
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
 table of contents), so nothing omitted goes unexplained; each carries a `reason`.
 """
@@ -33,6 +33,7 @@ from notechunk.io.jsonio import (
 from notechunk.qa.enrichment import enrichment_json, enrichment_markdown
 from notechunk.qa.metrics import Metrics, location
 from notechunk.qa.report import render_report
+from notechunk.qa.sources import ReadSource, write_sources
 from notechunk.semantic import semantic_summary
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
@@ -210,8 +211,18 @@ def summary_markdown(
     return "\n".join(lines)
 
 
-def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -> None:
-    """Write every output file of a run into `folder` (the staging folder of OUT)."""
+def write_outputs(
+    folder: Path,
+    corpus: Corpus,
+    metrics: Metrics,
+    cfg: Config,
+    read_source: ReadSource | None = None,
+) -> None:
+    """Write every output file of a run into `folder` (the staging folder of OUT).
+
+    `read_source` gives a Markdown source's text for the source view (sources/); without
+    it the view shows each chunk's text instead of the file's lines.
+    """
     chunks = corpus.chunks
     write_jsonl(folder / "stages" / "markdown_chunks.jsonl", corpus.markdown)
     write_jsonl(folder / "stages" / "excel_chunks.jsonl", corpus.sheets)
@@ -238,7 +249,15 @@ def write_outputs(folder: Path, corpus: Corpus, metrics: Metrics, cfg: Config) -
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
     write_json(qa / "errors.json", errors)
+    where = {c.id: c.source for c in chunks}
+    write_sources(
+        folder,
+        corpus,
+        lambda c: flag_reason(c, cfg),
+        frozenset(c.id for c in chunks if is_flagged(c)),
+        read_source,
+    )
     write_text(
         folder / "report.html",
-        render_report(metrics, flagged, drows, errors, semantic, enrichment),
+        render_report(metrics, flagged, drows, errors, semantic, where, enrichment=enrichment),
     )

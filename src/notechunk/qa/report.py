@@ -10,7 +10,8 @@ the URL fragment (`#flagged=fragment`), which is how the browser test checks it 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -70,10 +71,11 @@ _JS = """
     if(sel){sel.value=v; sel.dispatchEvent(new Event('change'));}
   }
   document.body.dataset.filtersReady=String(wired);
+  document.body.dataset.readyMs=String(Math.round(performance.now()));
 })();
 """
 
-_QUALITY_COLORS = {
+QUALITY_COLORS = {
     "ok": "#3b8c5a",
     "short": "#d9a21b",
     "fragment": "#e07b39",
@@ -81,6 +83,23 @@ _QUALITY_COLORS = {
     "too_long_tokens": "#5b6fa6",
     "context_dead": "#b8383d",
 }
+BASE_CSS = _CSS  # the source view's pages share the report's look
+
+
+def script() -> str:
+    """The filter script of every table made by `filter_table` (inline it once per page)."""
+    return _JS
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A table cell that links somewhere (`href` relative to the page); both escaped."""
+
+    text: str
+    href: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def bar_chart(
@@ -132,13 +151,15 @@ def bar_chart(
 
 
 def _td(value: object, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    if isinstance(value, Link):
+        return f'<td{attr}><a href="{escape(value.href)}">{escape(value.text)}</a></td>'
     if value is None:
         value = ""
     elif isinstance(value, bool):
         value = "yes" if value else "no"
     elif isinstance(value, float):
         value = f"{value:g}"
-    attr = f' class="{cls}"' if cls else ""
     return f"<td{attr}>{escape(str(value))}</td>"
 
 
@@ -151,9 +172,11 @@ def filter_table(
     select_label: str,
     text_cols: Sequence[int] = (),
     num_cols: Sequence[int] = (),
+    limit: int | None = MAX_TABLE_ROWS,
 ) -> str:
-    """A table with a text box and a select (on column `select_col`) that filter its rows."""
-    shown = rows[:MAX_TABLE_ROWS]
+    """A table with a text box and a select (on column `select_col`) that filter its rows;
+    beyond `limit` rows (None: no limit) the rest is left to the qa/ files."""
+    shown = rows if limit is None else rows[:limit]
     options = sorted({str(r[select_col]) for r in shown})
     opts = f'<option value="">all {escape(select_label)}</option>' + "".join(
         f'<option value="{escape(o)}">{escape(o)}</option>' for o in options
@@ -167,9 +190,9 @@ def filter_table(
             cells.append(_td(v, cls))
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = (
-        f'<p class="note">Showing the first {MAX_TABLE_ROWS} of {len(rows)} rows; '
+        f'<p class="note">Showing the first {limit} of {len(rows)} rows; '
         "the full list is in the qa/ files.</p>"
-        if len(rows) > MAX_TABLE_ROWS
+        if limit is not None and len(rows) > limit
         else ""
     )
     return (
@@ -195,9 +218,21 @@ def render_report(
     discarded: Sequence[dict[str, Any]],
     errors: Sequence[dict[str, Any]],
     semantic: dict[str, Any],
+    sources: Mapping[str, str] | None = None,
     enrichment: dict[str, Any] | None = None,
 ) -> str:
-    """The HTML text of report.html (pure: same inputs, same string)."""
+    """The HTML text of report.html (pure: same inputs, same string).
+
+    `sources` maps chunk ids to their source files: when given, the flagged and lowest
+    score tables link each chunk to its place in the source view (OUT/sources/).
+    """
+    from notechunk.qa.sources import INDEX, SOURCES_DIR, chunk_href, page_name
+
+    def where(chunk_id: str, text: str) -> object:
+        if sources is None or chunk_id not in sources:
+            return text
+        return Link(text, chunk_href(sources[chunk_id], chunk_id, f"{SOURCES_DIR}/"))
+
     m = metrics
     cards = [
         ("chunks", m.total),
@@ -205,7 +240,7 @@ def render_report(
         ("omitted", m.omitted),
         ("duplicates", m.duplicates),
         ("flagged", m.flagged),
-        ("avg words", m.avg_words_surviving),
+        ("avg words", _one_decimal(m.avg_words_surviving)),
         ("mean retrieval", m.retrieval_score_mean),
         ("discarded rows", m.discarded_rows),
         ("errors", m.errors),
@@ -227,7 +262,7 @@ def render_report(
                 list(quality),
                 list(quality.values()),
                 title="Quality labels (all chunks)",
-                colors=[_QUALITY_COLORS.get(q, "#4a78b5") for q in quality],
+                colors=[QUALITY_COLORS.get(q, "#4a78b5") for q in quality],
             ),
             bar_chart(
                 [b.bin for b in wh],
@@ -244,9 +279,10 @@ def render_report(
     )
     src_rows = "".join(
         "<tr>"
-        + _td(src)
+        + _td(Link(src, f"{SOURCES_DIR}/{page_name(src)}") if sources is not None else src)
         + _td(v.source_type)
-        + "".join(_td(x, "num") for x in (v.total, v.surviving, v.omitted, v.flagged, v.avg_words))
+        + "".join(_td(x, "num") for x in (v.total, v.surviving, v.omitted, v.flagged))
+        + _td(_one_decimal(v.avg_words), "num")
         + _td(v.mean_retrieval_score, "num")
         + "</tr>"
         for src, v in m.sources.items()
@@ -269,7 +305,7 @@ def render_report(
         "<tr>"
         + _td(r.retrieval_score, "num")
         + _td(r.id)
-        + _td(r.location)
+        + _td(where(r.id, r.location))
         + _td(r.semantic_type)
         + _td(r.text, "text")
         + "</tr>"
@@ -283,7 +319,14 @@ def render_report(
         "flagged",
         ["quality", "omit", "where", "reason", "words", "text"],
         [
-            (f["quality"], f["omit"], f["location"], f["reason"], f["word_count"], f["text"])
+            (
+                f["quality"],
+                f["omit"],
+                where(f["id"], f["location"]),
+                f["reason"],
+                f["word_count"],
+                f["text"],
+            )
             for f in flagged
         ],
         select_col=0,
@@ -319,6 +362,12 @@ def render_report(
         select_label="stages",
         text_cols=(2,),
     )
+    view_line = (
+        f"<p>Every chunk in its file, with its boundaries, label, flags and what was omitted: "
+        f'<a href="{SOURCES_DIR}/{INDEX}">the source view</a>.</p>'
+        if sources is not None
+        else ""
+    )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -326,7 +375,7 @@ def render_report(
         "<h1>notechunk QA report</h1>"
         '<p class="note">Built from OUT/qa/*.json; rebuild with '
         "<code>notechunk report OUT</code>.</p>"
-        f'<div class="cards">{card_html}</div>'
+        f'<div class="cards">{card_html}</div>{view_line}'
         f'<h2>Charts</h2><div class="charts">{charts}</div>'
         f"<h2>Per source</h2>{src_table}"
         f"<h2>Sheet conservation</h2>{sheet_line}"
@@ -389,8 +438,31 @@ def build_report(out: Path) -> Path:
         _load(qa, "discarded_rows.json", []),
         _load(qa, "errors.json", []),
         _load(qa, "semantic_types.json", {}),
-        _load(qa, "enrichment.json", {}),
+        _chunk_sources(out),
+        enrichment=_load(qa, "enrichment.json", {}),
     )
     path = out / "report.html"
     write_text(path, html)
     return path
+
+
+def _one_decimal(value: float | None) -> str | None:
+    return None if value is None else f"{value:.1f}"
+
+
+def _chunk_sources(out: Path) -> dict[str, str] | None:
+    """Chunk id -> source from OUT's stage files (every chunk, omitted too), when OUT has
+    a source view to link to; None otherwise."""
+    from notechunk.qa.sources import INDEX, SOURCES_DIR
+
+    if not (out / SOURCES_DIR / INDEX).is_file():
+        return None
+    found: dict[str, str] = {}
+    for name in ("markdown_chunks.jsonl", "excel_chunks.jsonl"):
+        path = out / "stages" / name
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    data = json.loads(line)
+                    found[str(data["id"])] = str(data["source"])
+    return found

@@ -1,0 +1,190 @@
+"""qa.sources: every chunk shown in its file, omissions with their reasons, all escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from notechunk.chunk import Chunk, DiscardedRow
+from notechunk.cli import main
+from notechunk.corpus import Corpus
+from notechunk.qa import sources, sources_html
+from notechunk.qa.report import build_report
+from notechunk.qa.sources import Card, FileView, Gap, layout, page_name, source_lines
+
+EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def md_chunk(text: str, lines: tuple[int, int], cid: str, **kw: object) -> Chunk:
+    return Chunk(
+        text=text,
+        source="n.md",
+        source_type="markdown",
+        lines=lines,
+        id=cid,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_page_names_are_safe_stable_and_distinct() -> None:
+    names = [page_name(s) for s in ("a/b c.md", "a-b c.md", "../../x.md", f"{EVIL}.md", "é.md")]
+    assert all(re.fullmatch(r"[A-Za-z0-9_][\w.-]*-[0-9a-f]{8}\.html", n) for n in names), names
+    assert len(set(names)) == len(names)  # same slug, different hash
+    assert page_name("a/b c.md") == page_name("a/b c.md")
+
+
+def test_source_lines_number_as_the_runner_does() -> None:
+    assert source_lines("a\r\nb\rc\n") == ["a", "b", "c"]
+    assert source_lines("a\x0bb\u2028c\n\nd") == ["a\x0bb\u2028c", "", "d"]  # not line ends
+
+
+def test_layout_gaps_overlap_and_unplaced() -> None:
+    a = md_chunk("A", (3, 5), "a")
+    b = md_chunk("B", (5, 7), "b")  # overlaps a on line 5
+    c = md_chunk("C", (10, 10), "c")
+    loose = Chunk(text="L", source="n.md", source_type="markdown", id="l")
+    got = layout([a, b, c, loose], n_lines=12)
+    assert got == [
+        Gap(1, 2), Card(a, 3, 5, 0), Card(b, 5, 7, 5), Gap(8, 9), Card(c, 10, 10, 7),
+        Gap(11, 12), Card(loose, 0, -1, -1),
+    ]  # fmt: skip
+
+
+def test_lines_past_the_end_are_clamped() -> None:
+    (card,) = layout([md_chunk("A", (1, 9), "a")], n_lines=3)
+    assert isinstance(card, Card) and (card.first, card.last) == (1, 3)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrimmedChunk(Chunk):
+    """A chunk as the context-dead trimming issue will make it (a `trimmed` field)."""
+
+    trimmed: tuple[str, ...] = ()
+
+
+def render(view: FileView) -> str:
+    return sources_html.page(view, lambda c: f"reason for {c.id}", {"a": "n.md", "b": "n.md"})
+
+
+def test_markdown_page_marks_chunks_gaps_and_omissions() -> None:
+    text = "# Title\n\nFirst para here.\nSecond line.\n\nCopy.\n\nSee above for more.\n"
+    a = md_chunk("First para here. Second line.", (3, 4), "a", quality="short")
+    b = md_chunk("Copy.", (6, 6), "b")
+    dup = md_chunk("Copy.", (6, 6), "d", omit=True, duplicate_of="b", flags=("duplicate",))
+    dead = TrimmedChunk(
+        text="", source="n.md", source_type="markdown", lines=(8, 8), id="t",
+        quality="context_dead", omit=True, flags=("context_dead_trimmed:see above",),
+        trimmed=("See above for more.",),
+    )  # fmt: skip
+    view = FileView(
+        source="n.md", source_type="markdown", chunks=(a, b, dup, dead), text=text,
+        flagged=frozenset({"a", "d", "t"}),
+    )  # fmt: skip
+    html = render(view)
+    assert html.count('<section class="chunk') == 4
+    assert 'id="c-a" data-q="short" data-f="1" data-o="0"' in html
+    assert 'id="c-d" data-q="ok" data-f="1" data-o="1"' in html
+    assert "reason for d" in html and 'href="n.md-' in html and "#c-b" in html
+    assert "trimmed, context-dead (see above): <del>See above for more.</del>" in html
+    assert '<div class="l" data-n="1"># Title</div>' in html  # the heading, in no chunk
+    assert '<div class="l sh" data-n="6">Copy.</div>' in html  # the duplicate shares line 6
+    assert 'class="badge omit">omitted' in html
+
+
+def test_unreadable_source_shows_chunk_text() -> None:
+    view = FileView(source="n.md", source_type="markdown", chunks=(md_chunk("Hi", (1, 1), "a"),))
+    html = render(view)
+    assert "could not be read again" in html and ">Hi</div>" in html
+
+
+def test_sheet_page_shows_rows_in_order_with_discards() -> None:
+    kept = Chunk(text="Pass: Zoji La", source="p.csv", source_type="spreadsheet", sheet="p",
+                 row=3, id="r3")  # fmt: skip
+    gone = DiscardedRow(source="p.csv", sheet="p", row=2, rule="structural",
+                        cells=(("Pass", "Total"),), measured=1.0, threshold="label")  # fmt: skip
+    view = FileView(source="p.csv", source_type="spreadsheet", chunks=(kept,), discarded=(gone,))
+    html = render(view)
+    assert html.index('<td class="num">2</td>') < html.index('<td class="num">3</td>')
+    assert "discarded, structural" in html and "Pass: Total" in html
+    assert '<option value="discarded">' in html
+
+
+def test_everything_is_escaped(tmp_path: Path) -> None:
+    src = tmp_path / "notes"
+    src.mkdir()
+    note = f"# {EVIL}\n\n{EVIL} is a hostile note with enough words to be a chunk.\n"
+    (src / "evil<b>.md").write_text(note, encoding="utf-8")
+    (src / "rows.csv").write_text(f"Name,Note\n{EVIL},{EVIL} and more words\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    pages = list((out / "sources").glob("*.html"))
+    assert len(pages) == 3
+    for path in [*pages, out / "report.html"]:
+        html = path.read_text(encoding="utf-8")
+        assert "<script>alert" not in html and "<img" not in html and "<b>.md" not in html, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in "".join(p.read_text() for p in pages)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("demo")
+    assert main(["demo", "--out", str(out)]) == 0
+    return out
+
+
+def stage_chunks(out: Path) -> list[dict[str, object]]:
+    rows = []
+    for name in ("markdown_chunks.jsonl", "excel_chunks.jsonl"):
+        rows += [json.loads(x) for x in (out / "stages" / name).read_text().splitlines()]
+    return rows
+
+
+def test_every_chunk_and_discarded_row_is_on_a_page(demo: Path) -> None:
+    pages = {p.name: p.read_text(encoding="utf-8") for p in (demo / "sources").glob("*.html")}
+    for c in stage_chunks(demo):
+        assert pages[page_name(str(c["source"]))].count(f'id="c-{c["id"]}"') == 1
+    discarded = json.loads((demo / "qa" / "discarded_rows.json").read_text())
+    shown = sum(p.count('class="disc"') for p in pages.values())
+    assert discarded and shown == len(discarded)
+
+
+def test_report_links_land_on_the_chunk(demo: Path) -> None:
+    html = (demo / "report.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="sources/([^"#]+)#c-([0-9a-f]+)"', html)
+    flagged = json.loads((demo / "qa" / "flagged.json").read_text())
+    assert {cid for _, cid in links} >= {f["id"] for f in flagged}
+    for page, cid in links:
+        assert f'id="c-{cid}"' in (demo / "sources" / page).read_text(encoding="utf-8")
+    assert 'href="sources/index.html"' in html
+    pages = set(re.findall(r'href="sources/([^"#]+)"', html))
+    assert len(pages) == 17 and all((demo / "sources" / p).is_file() for p in pages)
+    (demo / "report.html").unlink()
+    build_report(demo)  # rebuilt from the artifacts alone, the links stay
+    assert (demo / "report.html").read_text(encoding="utf-8") == html
+
+
+def test_a_removed_note_loses_its_page(tmp_path: Path) -> None:
+    src = tmp_path / "notes"
+    src.mkdir()
+    for name in ("a", "b"):
+        (src / f"{name}.md").write_text(f"# {name}\n\nA note called {name} with text.\n")
+    out = tmp_path / "out"
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    assert (out / "sources" / page_name("b.md")).is_file()
+    (src / "b.md").unlink()
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    assert not (out / "sources" / page_name("b.md")).exists()
+    assert (out / "sources" / page_name("a.md")).is_file()
+    assert "b.md" not in (out / "sources" / "index.html").read_text(encoding="utf-8")
+
+
+def test_file_views_cover_error_only_files() -> None:
+    from notechunk.chunk import FileError
+
+    corpus = Corpus(errors=(FileError(source="bad.xlsx", stage="read", reason="not a zip"),))
+    (view,) = sources.file_views(corpus, frozenset(), lambda _: None)
+    assert view.source_type == "error" and "not a zip" in render(view)
