@@ -19,10 +19,11 @@ from pathlib import Path
 
 from notechunk.chunk import FileError
 from notechunk.config import Config
-from notechunk.corpus import Corpus, dedupe, gather, score
+from notechunk.corpus import Corpus, dedupe, expand, gather, score
 from notechunk.discover import discover
 from notechunk.engines.local import Progress, process_files
-from notechunk.errors import OutputError
+from notechunk.enrich.glossary import parse_glossary
+from notechunk.errors import ConfigError, InputError, OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key
 from notechunk.io.jsonio import dumps
@@ -30,6 +31,7 @@ from notechunk.process import FileOutcome
 from notechunk.qa.artifacts import write_outputs
 from notechunk.qa.metrics import Metrics, compute_metrics
 from notechunk.qa.sources import file_reader
+from notechunk.textio import decode_text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,19 +69,37 @@ def collect(
     exclude: list[Path] | None = None,
 ) -> Collected:
     """Discover, process each file, gather and dedupe: every chunk `run` would ship."""
+    user = user_glossary(cfg)  # read first: a bad glossary file fails before any work
     found = discover(src, exclude=exclude or [])
     cfg_key = config_key(cfg, code_fingerprint())
     outcomes = process_files(
         found.files, cfg, workers=workers, cache_root=cache_root, cfg_key=cfg_key, progress=progress
     )
     corpus = gather((o.result for o in outcomes), found.errors)
+    corpus = expand(corpus, (o.result for o in outcomes), user, apply=cfg.enrich.acronyms)
     corpus = replace(corpus, chunks=tuple(dedupe(corpus.chunks, cfg.dedupe)))
     return Collected(
         files=len(found.files),
         corpus=corpus,
-        run_key=_run_key(cfg_key, outcomes, corpus.errors),
+        run_key=_run_key(cfg_key + dumps([list(p) for p in user]), outcomes, corpus.errors),
         paths=tuple((f.rel, f.path) for f in found.files),
     )
+
+
+def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
+    """The `enrich.glossary` file's entries (none when unset); ConfigError when unreadable."""
+    path = cfg.enrich.glossary
+    if not path:
+        return ()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the glossary ({exc.strerror or exc})") from None
+    try:
+        text = decode_text(data, path).text
+    except InputError as exc:
+        raise ConfigError(f"{path}: {exc.reason}") from None
+    return parse_glossary(text, path)
 
 
 def run(
@@ -131,6 +151,7 @@ def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:
         corpus.reports,
         corpus.errors,
         lowest_scores_listed=cfg.qa.lowest_scores_listed,
+        glossary=corpus.glossary,
     )
     return corpus, metrics
 

@@ -4,8 +4,8 @@ Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no
 path, so two runs over the same input give byte-identical files): chunks.jsonl.gz,
 stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
 qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
-semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html,
-sources/ (every chunk shown in its file: `qa.sources`).
+semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json,
+enrichment.json}, report.html, sources/ (every chunk shown in its file: `qa.sources`).
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
 table of contents), so nothing omitted goes unexplained; each carries a `reason`.
 """
@@ -30,6 +30,7 @@ from notechunk.io.jsonio import (
     write_jsonl,
     write_text,
 )
+from notechunk.qa.enrichment import enrichment_json, enrichment_markdown
 from notechunk.qa.metrics import Metrics, location
 from notechunk.qa.report import render_report
 from notechunk.qa.sources import ReadSource, write_sources
@@ -148,7 +149,9 @@ def sample(chunks: Sequence[Chunk], size: int, seed: int) -> list[Chunk]:
     return [surviving[i] for i in picks]
 
 
-def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
+def summary_markdown(
+    metrics: Metrics, semantic: dict[str, Any], enrichment: dict[str, Any] | None = None
+) -> str:
     """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
     m = metrics
     lines = [
@@ -193,6 +196,8 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
         )
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
+    if enrichment is not None:
+        lines += ["", *enrichment_markdown(m, enrichment)]
     lines += ["", f"## Lowest retrieval scores ({len(m.lowest_retrieval_scores)})", ""]
     for row in m.lowest_retrieval_scores:
         text = row.text.replace("|", "\\|")
@@ -200,7 +205,7 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
     lines += [
         "",
         "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
-        " semantic_types.json, sample.jsonl; ../report.html.",
+        " semantic_types.json, enrichment.json, sample.jsonl; ../report.html.",
         "",
     ]
     return "\n".join(lines)
@@ -230,8 +235,10 @@ def write_outputs(
     flagged = flagged_rows(chunks, cfg)
     drows = discarded_rows_json(corpus.discarded)
     errors = errors_json(corpus.errors)
+    enrichment = enrichment_json(chunks, corpus.glossary)
     write_json(qa / "metrics.json", metrics.to_json())
-    write_text(qa / "summary.md", summary_markdown(metrics, semantic))
+    write_text(qa / "summary.md", summary_markdown(metrics, semantic, enrichment))
+    write_json(qa / "enrichment.json", enrichment)
     atomic_write_bytes(
         qa / "sample.jsonl",
         jsonl_bytes(c.to_json() for c in sample(chunks, cfg.qa.sample_size, cfg.qa.seed)),
@@ -251,5 +258,6 @@ def write_outputs(
         read_source,
     )
     write_text(
-        folder / "report.html", render_report(metrics, flagged, drows, errors, semantic, where)
+        folder / "report.html",
+        render_report(metrics, flagged, drows, errors, semantic, where, enrichment=enrichment),
     )

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from notechunk.chunk import QUALITY_LABELS, Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.enrich.glossary import Glossary
 
 WORD_BINS: tuple[int, ...] = (0, 8, 12, 15, 30, 50, 100, 200, 300, 500)
 SCORE_BINS = 10
@@ -80,6 +81,23 @@ class SheetTotals:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EnrichmentCounts:
+    """What enrichment did to the surviving chunks: merged tiny sections, references
+    resolved and dangling (by phrase), acronyms defined, expanded and undefined."""
+
+    merged_sections: int = 0
+    references_resolved: int = 0
+    chunks_resolved: int = 0
+    dangling: int = 0
+    chunks_dangling: int = 0
+    dangling_by_phrase: dict[str, int] = field(default_factory=dict)
+    acronyms_defined: int = 0
+    acronyms_expanded: int = 0
+    chunks_expanded: int = 0
+    acronyms_undefined: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Metrics:
     total: int = 0
     surviving: int = 0
@@ -101,6 +119,7 @@ class Metrics:
     discarded_rows: int = 0
     discarded_by_rule: dict[str, int] = field(default_factory=dict)
     errors: int = 0
+    enrichment: EnrichmentCounts = field(default_factory=EnrichmentCounts)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
@@ -211,6 +230,7 @@ def compute_metrics(
     sheet_reports: Sequence[SheetReport] = (),
     errors: Sequence[FileError] = (),
     lowest_scores_listed: int = 20,
+    glossary: Glossary | None = None,
 ) -> Metrics:
     """The metrics over finished chunks (omitted ones included, marked `omit`)."""
     surviving = [c for c in chunks if not c.omit]
@@ -262,6 +282,27 @@ def compute_metrics(
         discarded_rows=len(discarded),
         discarded_by_rule=dict(sorted(Counter(d.rule for d in discarded).items())),
         errors=len(errors),
+        enrichment=enrichment_counts(surviving, glossary),
+    )
+
+
+def dangling_phrases(c: Chunk) -> list[str]:
+    return [f.split(":", 1)[1] for f in c.flags if f.startswith("dangling:")]
+
+
+def enrichment_counts(surviving: Sequence[Chunk], glossary: Glossary | None) -> EnrichmentCounts:
+    dangling = Counter(p for c in surviving for p in dangling_phrases(c))
+    return EnrichmentCounts(
+        merged_sections=sum(1 for c in surviving if "merged_sections" in c.flags),
+        references_resolved=sum(len(c.resolved) for c in surviving),
+        chunks_resolved=sum(1 for c in surviving if c.resolved),
+        dangling=sum(dangling.values()),
+        chunks_dangling=sum(1 for c in surviving if dangling_phrases(c)),
+        dangling_by_phrase=dict(sorted(dangling.items(), key=lambda x: (-x[1], x[0]))),
+        acronyms_defined=len(glossary.entries) if glossary else 0,
+        acronyms_expanded=sum(len(c.acronyms) for c in surviving),
+        chunks_expanded=sum(1 for c in surviving if c.acronyms),
+        acronyms_undefined=len(glossary.undefined) if glossary else 0,
     )
 
 
