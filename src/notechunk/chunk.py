@@ -142,9 +142,11 @@ class Chunk:
             kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
         if "tags" in kwargs:
             kwargs["tags"] = tuple(kwargs["tags"])
-        for name in _PAIR_FIELDS:
+        for name in _PAIR_FIELDS:  # a JSON object, or (key, value) pairs (a Parquet map)
             if name in kwargs:
-                kwargs[name] = tuple((str(k), str(v)) for k, v in kwargs[name].items())
+                pairs = kwargs[name] or ()
+                items = pairs.items() if isinstance(pairs, dict) else pairs
+                kwargs[name] = tuple((str(k), str(v)) for k, v in items)
         return cls(**kwargs)
 
 
