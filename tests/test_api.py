@@ -158,7 +158,14 @@ def test_load_prefers_parquet(sample_out: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(sample_out, out)
     reordered = list(reversed(chunks))  # so the test sees which file was read
-    pq.write_table(pa.Table.from_pylist([c.to_json() for c in reordered]), out / "chunks.parquet")
+    rows = [c.to_json() for c in reordered]
+    pairs = ("resolved", "acronyms")  # JSON objects: Parquet maps (an empty struct cannot be)
+    plain = pa.Table.from_pylist([{k: v for k, v in r.items() if k not in pairs} for r in rows])
+    schema = plain.schema
+    for name in pairs:
+        schema = schema.append(pa.field(name, pa.map_(pa.string(), pa.string())))
+    rows = [{**r, **{n: list(r[n].items()) for n in pairs}} for r in rows]
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), out / "chunks.parquet")
     assert list(notechunk.load(out)) == reordered
     assert list(notechunk.load(out / "chunks.parquet")) == reordered
     assert api.is_output(out)

@@ -196,3 +196,27 @@ def test_skip_and_omit_fragments_round_trip_and_show() -> None:
 def test_template_text_checked_at_load(text: str) -> None:
     with pytest.raises(ConfigError, match="template 't'"):
         config_from_dict({"templates": [{"name": "t", "match": "*", "text": text}]})
+
+
+def test_enrich_keys_load_validate_and_round_trip(tmp_path: Path) -> None:
+    data = {
+        "enrich": {
+            "merge_sections": False,
+            "references": True,
+            "acronyms": False,
+            "references_backend": "spacy:en_core_web_sm",
+        }
+    }
+    cfg = config_from_dict(data)
+    assert not cfg.enrich.merge_sections and not cfg.enrich.acronyms
+    assert config_from_dict(tomllib.loads(to_toml(cfg))) == cfg
+    with pytest.raises(ConfigError, match=r"enrich\.references must be true or false"):
+        config_from_dict({"enrich": {"references": "yes"}})
+    with pytest.raises(ConfigError, match="unknown key"):
+        config_from_dict({"enrich": {"expand": True}})
+
+
+def test_glossary_path_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "notechunk.toml").write_text('[enrich]\nglossary = "terms.txt"\n')
+    cfg = load_config(tmp_path / "notechunk.toml")
+    assert Path(cfg.enrich.glossary) == tmp_path / "terms.txt"

@@ -139,3 +139,38 @@ def test_a_task_that_dies_is_that_files_error_not_the_runs(
     got, expected = outputs(tmp_path / "ray"), outputs(tmp_path / "without")
     assert got["chunks.jsonl.gz"] == expected["chunks.jsonl.gz"]  # the other files, whole
     assert got["stages/markdown_chunks.jsonl"] == expected["stages/markdown_chunks.jsonl"]
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_acronyms_expanded_on_ray_as_on_this_machine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The glossary is counted in the tasks, merged, and the chunks expanded on Ray before
+    dedupe and the passes: the same bytes as the local engine's spill passes."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "who.md").write_text(
+        "# Health bodies\n\nThe World Health Organization (WHO) was founded in 1948 in "
+        "Geneva. The International Monetary Fund (IMF) lends to member states.\n"
+    )
+    (src / "outbreaks.md").write_text(
+        "# Outbreaks\n\nIn 2020 the WHO declared a pandemic and asked every member state "
+        "to report cases weekly.\n\n## Money\n\nThe IMF set up emergency loans for "
+        "countries hit by the pandemic in 2020.\n"
+    )
+    (src / "gloss.txt").write_text("NGO: non-governmental organisation\n")
+    (src / "ngo.md").write_text("# Aid\n\nEvery NGO working in the camps reports its funds.\n")
+    toml = tmp_path / "c.toml"
+    toml.write_text(
+        f'[output]\nparquet = true\n[enrich]\nacronyms = true\nglossary = "{src / "gloss.txt"}"\n'
+    )
+    local = cli(capsys, src, tmp_path / "local", "--config", str(toml))
+    expected = outputs(tmp_path / "local")
+    lines = [json.loads(x) for x in expected["stages/markdown_chunks.jsonl"].splitlines()]
+    expanded = {a for c in lines for a in c["acronyms"]}
+    assert expanded == {"WHO", "IMF", "NGO"}  # from another file, or the glossary file
+    got = cli(
+        capsys, src, tmp_path / "ray", "--engine", "ray", "--workers", "2", "--config", str(toml)
+    )
+    assert got == (local[0], local[1].replace("local", "ray"), local[2])
+    assert outputs(tmp_path / "ray") == expected

@@ -29,6 +29,7 @@ FILES = (
     "qa/semantic_types.json",
     "qa/discarded_rows.json",
     "qa/discarded_rows.csv",
+    "qa/enrichment.json",
     "report.html",
     "sources/index.html",
     "sources/history-bhakti-movement.md-37ccf8eb.html",

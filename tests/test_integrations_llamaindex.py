@@ -62,7 +62,8 @@ def test_relationships_link_a_file_in_order(out: Path) -> None:
 
 
 def test_interleaved_files_link_within_each_file() -> None:
-    a1, a2 = notechunk.chunk_markdown_text("# A\n\nOne.\n\n# B\n\nTwo.", source="a.md")
+    long = " ".join(["word"] * 25) + "."  # two tiny sibling sections would be one chunk
+    a1, a2 = notechunk.chunk_markdown_text(f"# A\n\nOne.\n\n# B\n\n{long}", source="a.md")
     [b1] = notechunk.chunk_markdown_text("Three.", source="b.md")
     n_a1, n_b1, n_a2 = to_nodes([a1, b1, a2])
     assert n_a1.next_node.node_id == n_a2.node_id  # type: ignore[union-attr]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PeriodSegmenter
-from notechunk.config import Config, MarkdownConfig
+from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.markdown import chunk_markdown, layout_markdown
 from notechunk.markdown.windows import window_ranges
 
@@ -67,7 +67,8 @@ def test_bullet_merge_forward_records_both_paths() -> None:
         "# Rivers\n## Peninsular\n- Godavari\n- Krishna\n\n"
         "## Himalayan\nThe Ganga rises at Gangotri. It flows east to the Bay of Bengal.\n"
     )
-    chunks = chunk_markdown(doc, "r.md", Config(), PeriodSegmenter())
+    seed = replace(Config(), enrich=EnrichConfig(merge_sections=False))  # the seed's merge
+    chunks = chunk_markdown(doc, "r.md", seed, PeriodSegmenter())
     assert len(chunks) == 1
     c = chunks[0]
     assert "merged_bullets" in c.flags
@@ -78,13 +79,14 @@ def test_bullet_merge_forward_records_both_paths() -> None:
 
 
 def test_bullet_merge_respects_cap_and_threshold() -> None:
+    seed = replace(Config(), enrich=EnrichConfig(merge_sections=False))
     long = " ".join(["word"] * 160) + "."
     doc = f"# A\n- x\n- y\n\n# B\n{long}\n"
-    chunks = chunk_markdown(doc, "a.md", Config(), PeriodSegmenter())
+    chunks = chunk_markdown(doc, "a.md", seed, PeriodSegmenter())
     assert [c.section_path for c in chunks] == [("A",), ("B",)]
     no_bullet = "# A\nShort line.\n\n# B\nAnother short line.\n"
-    assert len(chunk_markdown(no_bullet, "a.md", Config(), PeriodSegmenter())) == 2
-    off = replace(Config(), markdown=cfg_md(bullet_merge_under_words=0))
+    assert len(chunk_markdown(no_bullet, "a.md", seed, PeriodSegmenter())) == 2
+    off = replace(seed, markdown=cfg_md(bullet_merge_under_words=0))
     assert len(chunk_markdown("# A\n- x\n\n# B\n- y\n", "a.md", off, PeriodSegmenter())) == 2
 
 
@@ -117,7 +119,7 @@ section_text = st.lists(
     window=st.integers(1, 6),
     overlap=st.sampled_from([0.0, 0.3, 0.5]),
 )
-def test_chunks_cover_sections_and_cross_only_by_bullet_merge(
+def test_chunks_cover_sections_and_cross_only_by_a_merge(
     sections: list[list[str]], window: int, overlap: float
 ) -> None:
     doc = "".join(f"# S{i}\n\n" + "\n\n".join(body) + "\n\n" for i, body in enumerate(sections))
@@ -128,11 +130,12 @@ def test_chunks_cover_sections_and_cross_only_by_bullet_merge(
     assert seen == every
     for w in lay.windows:
         if len({sec for sec, _, _ in w.parts}) > 1:
-            assert w.merged
+            assert w.merged or w.inline
     chunks = chunk_markdown(doc, "p.md", cfg, PeriodSegmenter())
     assert all(c.text.strip() for c in chunks)
+    merges = {"merged_bullets", "merged_sections"}
     for c in chunks:
-        assert (len(c.section_paths) > 1) == ("merged_bullets" in c.flags and bool(c.section_paths))
+        assert (len(c.section_paths) > 1) == bool(merges & set(c.flags) and c.section_paths)
 
 
 def test_long_code_block_is_split_at_line_boundaries() -> None:

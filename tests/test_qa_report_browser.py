@@ -91,7 +91,9 @@ def test_screenshot_is_not_blank(report: Path, tmp_path: Path) -> None:
 
 def test_filter_script_runs(report: Path, tmp_path: Path) -> None:
     dom = chromium(tmp_path, "--dump-dom", report.as_uri() + "#flagged=fragment").stdout
-    assert re.search(r'<body[^>]*data-filters-ready="3"', dom)
+    assert re.search(
+        r'<body[^>]*data-filters-ready="5"', dom
+    )  # flagged, discarded, errors, glossary, dangling
     table = dom[dom.index('id="flagged"') :]
     table = table[: table.index("</table>")]
     rows = re.findall(r"<tr( hidden=\"\")?><td>(\w+)</td>", table)

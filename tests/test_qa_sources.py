@@ -161,7 +161,7 @@ def test_report_links_land_on_the_chunk(demo: Path) -> None:
         assert f'id="c-{cid}"' in (demo / "sources" / page).read_text(encoding="utf-8")
     assert 'href="sources/index.html"' in html
     pages = set(re.findall(r'href="sources/([^"#]+)"', html))
-    assert len(pages) == 17 and all((demo / "sources" / p).is_file() for p in pages)
+    assert len(pages) == 22 and all((demo / "sources" / p).is_file() for p in pages)
     (demo / "report.html").unlink()
     build_report(demo)  # rebuilt from the artifacts alone, the links stay
     assert (demo / "report.html").read_text(encoding="utf-8") == html

@@ -25,11 +25,14 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def flagged_link(demo: Path, label: str) -> str:
-    """The source-view link of the first `label` chunk in report.html's flagged table."""
+def flagged_link(demo: Path, label: str, page: str = "") -> str:
+    """The source-view link of the first `label` chunk in report.html's flagged table
+    (on a source page whose name starts with `page`)."""
     html = (demo / "report.html").read_text(encoding="utf-8")
     table = html[html.index('id="flagged"') :]
-    row = re.search(rf'<tr><td>{label}</td><td>[^<]*</td><td><a href="([^"]+)"', table)
+    row = re.search(
+        rf'<tr><td>{label}</td><td>[^<]*</td><td><a href="(sources/{re.escape(page)}[^"]+)"', table
+    )
     assert row, f"no {label} row with a link"
     return row.group(1)
 
@@ -66,7 +69,7 @@ def colour_counts(
 
 
 def test_link_scrolls_to_the_flagged_chunk(demo: Path, tmp_path: Path) -> None:
-    href = flagged_link(demo, "short")  # geography/monsoon.md:11, the 3rd card of its page
+    href = flagged_link(demo, "short", "geography-monsoon")  # monsoon.md:11, its 3rd card
     page, target = href.split("#")
     url = (demo / page).as_uri() + "#" + target
     dom = chromium(tmp_path, "--window-size=1200,800", "--dump-dom", url).stdout
@@ -108,4 +111,4 @@ def test_filter_from_the_url(demo: Path, tmp_path: Path) -> None:
 
 def test_index_lists_every_file(demo: Path, tmp_path: Path) -> None:
     dom = chromium(tmp_path, "--dump-dom", (demo / "sources" / "index.html").as_uri()).stdout
-    assert 'data-filters-ready="1"' in dom and "16 of 16 rows" in dom
+    assert 'data-filters-ready="1"' in dom and "21 of 21 rows" in dom

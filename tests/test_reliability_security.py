@@ -32,6 +32,7 @@ QA_NAMES = {
     "discarded_rows.json",
     "discarded_rows.csv",
     "errors.json",
+    "enrichment.json",
 }
 
 

@@ -63,7 +63,7 @@ def run(
     >>> with tempfile.TemporaryDirectory() as out:
     ...     result = notechunk.run(SAMPLE_DIR, out)
     >>> result.exit_code, result.files, result.metrics.surviving > 0
-    (0, 16, True)
+    (0, 21, True)
     """
     from notechunk.discover import kind_of
     from notechunk.io.publish import check_out

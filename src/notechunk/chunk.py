@@ -81,7 +81,9 @@ class Chunk:
     path; for a row the file's title, sheet and group) and then the text. Corpus passes
     add `duplicate_of` and `retrieval_score` (None until scored). `token_count` is the
     number of tokens the configured tokenizer reads in `embed_text`, special tokens
-    included (None when no tokenizer is configured).
+    included (None when no tokenizer is configured). Enrichment records what it added to
+    `embed_text`: `resolved` (a reference and its antecedent: "the Act" -> "Government of
+    India Act 1858") and `acronyms` (an acronym and its expansion).
     """
 
     text: str
@@ -107,6 +109,8 @@ class Chunk:
     id: str = ""
     duplicate_of: str | None = None
     section_paths: tuple[tuple[str, ...], ...] = field(default=())
+    resolved: tuple[tuple[str, str], ...] = ()
+    acronyms: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-ready dict with lists for tuples (key order fixed by the dataclass)."""
@@ -115,6 +119,8 @@ class Chunk:
             value = getattr(self, name)
             if name == "section_paths":
                 value = [list(p) for p in value]
+            elif name in _PAIR_FIELDS:
+                value = dict(value)
             elif isinstance(value, tuple):
                 value = list(value)
             out[name] = value
@@ -136,10 +142,16 @@ class Chunk:
             kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
         if "tags" in kwargs:
             kwargs["tags"] = tuple(kwargs["tags"])
+        for name in _PAIR_FIELDS:  # a JSON object, or (key, value) pairs (a Parquet map)
+            if name in kwargs:
+                pairs = kwargs[name] or ()
+                items = pairs.items() if isinstance(pairs, dict) else pairs
+                kwargs[name] = tuple((str(k), str(v)) for k, v in items)
         return cls(**kwargs)
 
 
 _CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))  # read once: fields() is slow per call
+_PAIR_FIELDS = frozenset({"resolved", "acronyms"})  # (phrase, meaning) pairs: JSON objects
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

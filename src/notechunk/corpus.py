@@ -17,17 +17,21 @@ from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import DedupeConfig
+from notechunk.enrich.glossary import Glossary, build_glossary, expand_acronyms, glossary_stats
+from notechunk.enrich.glossary import merge_all as merge_glossary_stats
 from notechunk.qa.retrievability import retrieval_scores
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Corpus:
-    """Everything a run produced, in output order; `chunks` includes the omitted ones."""
+    """Everything a run produced, in output order; `chunks` includes the omitted ones;
+    `glossary` is the acronym glossary when the acronym pass ran."""
 
     chunks: tuple[Chunk, ...] = ()
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
+    glossary: Glossary | None = None
 
     @property
     def markdown(self) -> list[Chunk]:
@@ -52,6 +56,22 @@ def gather(results: Iterable[FileResult], discovery_errors: Iterable[FileError] 
         reports=tuple(s for r in results for s in r.reports),
         errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
     )
+
+
+def expand(
+    corpus: Corpus,
+    results: Iterable[FileResult],
+    user: Sequence[tuple[str, str]] = (),
+    *,
+    apply: bool = True,
+) -> Corpus:
+    """The acronym pass: glossary statistics per file, merged, then (with `apply`) every
+    chunk expanded (enrich.glossary). The glossary itself is always kept for QA (defined
+    and undefined acronyms). Runs before dedupe, which then sees the final `embed_text`."""
+    stats = merge_glossary_stats(glossary_stats(r.chunks) for r in results)
+    glossary = build_glossary(stats, user)
+    chunks = tuple(expand_acronyms(corpus.chunks, glossary)) if apply else corpus.chunks
+    return replace(corpus, chunks=chunks, glossary=glossary)
 
 
 def dedupe_key(chunk: Chunk, cfg: DedupeConfig) -> str:

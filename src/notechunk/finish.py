@@ -1,7 +1,8 @@
 """finish_file: one file's pieces into complete chunks, purely (no corpus knowledge needed).
 
 Order: normalise the text -> label it (word count and quality from the normalised text,
-so the two always agree) -> semantic type -> context and `embed_text` -> stable id.
+so the two always agree) -> semantic type -> context and `embed_text` -> stable id ->
+opening references resolved (`enrich.references`, which adds to `embed_text` only).
 A piece whose text normalises to nothing carries no content and yields no chunk.
 
 `embed_text` is what a retriever should index (SPEC §1.4): the context, joined by " > "
@@ -25,6 +26,9 @@ from pathlib import PurePosixPath
 
 from notechunk.chunk import Chunk, Piece, Pieces, SourceType
 from notechunk.config import Config
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
+from notechunk.enrich.references import resolve_references
 from notechunk.quality import assess
 from notechunk.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
@@ -108,12 +112,19 @@ def chunk_id(
     return h.hexdigest()[:16]
 
 
-def finish_file(doc: Pieces, cfg: Config, tokens: TokenCounter | None = None) -> tuple[Chunk, ...]:
+def finish_file(
+    doc: Pieces,
+    cfg: Config,
+    tokens: TokenCounter | None = None,
+    finder: NameFinder | None = None,
+) -> tuple[Chunk, ...]:
     """Complete chunks of one file, in piece order. Ids are unique within the file: the
     same text at the same place twice (overlapping windows) gets a `-1`, `-2` suffix.
 
     `tokens` is the counter of `cfg.tokenizer`, loaded once by the caller for many files;
-    when it is None and a tokenizer is configured, it is loaded here.
+    when it is None and a tokenizer is configured, it is loaded here. With
+    `enrich.references`, opening references are resolved last by `finder` (built from the
+    config when not given), and a chunk whose `embed_text` grew is counted again.
     """
     title = doc.title if doc.title is not None else title_from_name(doc.source)
     drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
@@ -135,7 +146,19 @@ def finish_file(doc: Pieces, cfg: Config, tokens: TokenCounter | None = None) ->
         if n is not None:
             chunk = replace(chunk, id=f"{chunk.id}-{n + 1}")
         out.append(chunk)
-    return tuple(out)
+    if not cfg.enrich.references:
+        return tuple(out)
+    resolved = resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
+    if tokens is None:
+        return resolved
+    return tuple(_recount(new, old, tokens) for new, old in zip(resolved, out, strict=True))
+
+
+def _recount(new: Chunk, old: Chunk, tokens: TokenCounter) -> Chunk:
+    if new.embed_text == old.embed_text:
+        return new
+    (n,) = tokens.count([new.embed_text])
+    return replace(new, token_count=n + tokens.overhead)
 
 
 def _finish_piece(

@@ -35,16 +35,18 @@ from notechunk.config import Config
 from notechunk.corpus import Corpus, score
 from notechunk.discover import SourceFile, discover
 from notechunk.engines.local import Progress, process_files
-from notechunk.errors import OutputError
+from notechunk.enrich.glossary import Glossary, build_glossary, parse_glossary
+from notechunk.errors import ConfigError, InputError, OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from notechunk.io.jsonio import dumps
 from notechunk.io.parquet import require_pyarrow
-from notechunk.qa.artifacts import write_source_view, write_stream
+from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics, compute_metrics
 from notechunk.qa.sources import file_reader
 from notechunk.qa.termblock import TermBlock
 from notechunk.spilled import SpilledCorpus, deduped, scored, spill, spilled_scores
+from notechunk.textio import decode_text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,6 +115,14 @@ class Streamed:
     def errors(self) -> tuple[FileError, ...]:
         return self.spilled.errors
 
+    @property
+    def glossary(self) -> Glossary | None:
+        return self.spilled.glossary
+
+    @property
+    def original(self) -> NDArray[np.int64]:
+        return self.spilled.original
+
 
 class Passes(Protocol):
     """A deduped corpus as the write pass reads it, whichever engine made it
@@ -136,6 +146,10 @@ class Passes(Protocol):
     def errors(self) -> tuple[FileError, ...]: ...
     @property
     def paths(self) -> tuple[tuple[str, Path], ...]: ...
+    @property
+    def glossary(self) -> Glossary | None: ...
+    @property
+    def original(self) -> NDArray[np.int64]: ...
     def chunks(self) -> Iterator[Chunk]: ...
     def scores(self) -> NDArray[np.float64]: ...
 
@@ -149,9 +163,13 @@ def stream(
     progress: Progress | None = None,
     cache_root: Path | None = None,
     exclude: list[Path] | None = None,
+    user: Sequence[tuple[str, str]] | None = None,
 ) -> Streamed:
     """Discover, process each file, spill the results under `work` as they arrive, dedupe:
-    every chunk `run` would ship, with memory that does not grow with the corpus."""
+    every chunk `run` would ship, with memory that does not grow with the corpus.
+    `user`: the glossary file's entries (read here from `enrich.glossary` when None)."""
+    if user is None:
+        user = user_glossary(cfg)  # read first: a bad glossary file fails before any work
     found = discover(src, exclude=exclude or [])
     cfg_key = config_key(cfg, code_fingerprint())
     keys: list[tuple[str, str | None]] = []
@@ -168,11 +186,11 @@ def stream(
             keys.append((o.result.source, o.key))
             yield o.result, block
 
-    spilled = spill(results(), work, cfg.dedupe, found.errors)
+    spilled = spill(results(), work, cfg, found.errors, user)
     return Streamed(
         files=len(found.files),
         spilled=spilled,
-        run_key=_run_key(cfg, cfg_key, keys, spilled.errors),
+        run_key=_run_key(cfg, cfg_key, keys, spilled.errors, user),
         paths=tuple((f.rel, f.path) for f in found.files),
     )
 
@@ -199,9 +217,29 @@ def collect(
         )
         sc = got.spilled
         corpus = Corpus(
-            chunks=tuple(got.chunks()), discarded=sc.discarded, reports=sc.reports, errors=sc.errors
+            chunks=tuple(got.chunks()),
+            discarded=sc.discarded,
+            reports=sc.reports,
+            errors=sc.errors,
+            glossary=sc.glossary,
         )
     return Collected(files=got.files, corpus=corpus, run_key=got.run_key, paths=got.paths)
+
+
+def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
+    """The `enrich.glossary` file's entries (none when unset); ConfigError when unreadable."""
+    path = cfg.enrich.glossary
+    if not path:
+        return ()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the glossary ({exc.strerror or exc})") from None
+    try:
+        text = decode_text(data, path).text
+    except InputError as exc:
+        raise ConfigError(f"{path}: {exc.reason}") from None
+    return parse_glossary(text, path)
 
 
 def run(
@@ -227,6 +265,7 @@ def run(
         from notechunk.engines.ray import require_ray
 
         require_ray()
+    user = user_glossary(cfg)  # read first: a bad glossary file fails before any work
     publish.check_out(out, src)
     with publish.exclusive(out):
         previous = publish.read_manifest(out)
@@ -235,7 +274,7 @@ def run(
         cache_root = out / CACHE_DIR if use_cache else None
         if cache_root is not None and previous.run_key is not None:
             found = discover(src, exclude=exclude)
-            key = _cached_run_key(found.files, found.errors, cfg, cache_root)
+            key = _cached_run_key(found.files, found.errors, cfg, cache_root, user)
             if key == previous.run_key and publish.outputs_intact(out, previous):
                 metrics = Metrics.from_json(previous.metrics)
                 return RunResult(
@@ -249,7 +288,7 @@ def run(
         work = staging / ".work"
         try:
             with _passes(
-                src, cfg, work, workers, ray_address, progress, cache_root, exclude
+                src, cfg, work, workers, ray_address, progress, cache_root, exclude, user
             ) as got:
                 metrics = _write(got, staging, cfg, progress)
             if work.exists():
@@ -281,6 +320,7 @@ def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:
         corpus.reports,
         corpus.errors,
         lowest_scores_listed=cfg.qa.lowest_scores_listed,
+        glossary=corpus.glossary,
     )
     return corpus, metrics
 
@@ -295,6 +335,7 @@ def _passes(
     progress: Progress | None,
     cache_root: Path | None,
     exclude: list[Path],
+    user: Sequence[tuple[str, str]],
 ) -> Iterator[Passes]:
     """Discover, process each file, dedupe: on this machine (spilled under `work`), or on
     Ray (the chunk dataset in Ray's object store, for as long as the block runs)."""
@@ -307,10 +348,11 @@ def _passes(
             progress=progress,
             cache_root=cache_root,
             exclude=exclude,
+            user=user,
         )
         return
     from notechunk.engines import ray as engine
-    from notechunk.engines.raypasses import gather
+    from notechunk.engines.raypasses import gather, glossary_stats_of
 
     found = discover(src, exclude=exclude)
     cfg_key = config_key(cfg, code_fingerprint())
@@ -323,11 +365,15 @@ def _passes(
             workers=workers,
             progress=progress,
         )
+        glossary = build_glossary(glossary_stats_of(datasets), user)
+        if cfg.enrich.acronyms and glossary.entries:
+            datasets = engine.expand(datasets, glossary, cfg, workers)
         got = gather(datasets, len(found.files), [*found.errors, *died])
         yield replace(
             got,
-            run_key=_run_key(cfg, cfg_key, got.keys, got.errors),
+            run_key=_run_key(cfg, cfg_key, got.keys, got.errors, user),
             paths=tuple((f.rel, f.path) for f in found.files),
+            glossary=glossary,
         )
 
 
@@ -345,21 +391,30 @@ def _write(got: Passes, staging: Path, cfg: Config, progress: Progress | None) -
         reports=got.reports,
         errors=got.errors,
         cfg=cfg,
+        glossary=got.glossary,
     )
-    # the source view (qa.sources) still takes the whole corpus at once: the one output
-    # not yet streamed (its pages are per file, and the stream comes file by file)
-    corpus = Corpus(
-        chunks=tuple(scored(got.chunks(), scores)),
-        discarded=got.discarded,
-        reports=got.reports,
-        errors=got.errors,
-    )
-    write_source_view(staging, corpus, cfg, file_reader(dict(got.paths)))
+    # the source view: the chunks read again, one file's page at a time; `where` keeps
+    # the source of each chunk a duplicate points to (it comes before its duplicates)
+    needed = set(got.original[got.original >= 0].tolist())
+    where: dict[str, str] = {}
+
+    def recorded() -> Iterator[Chunk]:
+        for i, c in enumerate(scored(got.chunks(), scores)):
+            if i in needed:
+                where[c.id] = c.source
+            yield c
+
+    extras = Corpus(discarded=got.discarded, reports=got.reports, errors=got.errors)
+    stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
     return metrics
 
 
 def _cached_run_key(
-    files: Sequence[SourceFile], errors: Sequence[FileError], cfg: Config, cache_root: Path
+    files: Sequence[SourceFile],
+    errors: Sequence[FileError],
+    cfg: Config,
+    cache_root: Path,
+    user: Sequence[tuple[str, str]],
 ) -> str | None:
     """The run key a run would get if every file is in the cache (an entry is only ever
     written for a file without errors), else None: found without processing anything."""
@@ -374,7 +429,7 @@ def _cached_run_key(
         if not cache.has(key):
             return None
         keys.append((f.rel, key))
-    return _run_key(cfg, cfg_key, keys, sorted(errors, key=lambda e: (e.source, e.stage)))
+    return _run_key(cfg, cfg_key, keys, sorted(errors, key=lambda e: (e.source, e.stage)), user)
 
 
 def _run_key(
@@ -382,14 +437,16 @@ def _run_key(
     cfg_key: str,
     keys: Sequence[tuple[str, str | None]],
     errors: Sequence[FileError],
+    user: Sequence[tuple[str, str]],
 ) -> str | None:
-    """Identity of a run's inputs (file contents, names, code, config, output formats);
+    """Identity of a run's inputs (file contents, names, code, config, glossary file,
+    output formats);
     None if a file was unread (its content is unknown, so the run cannot be called
     unchanged)."""
     if any(key is None for _, key in keys):
         return None
     formats = f"jsonl={cfg.output.jsonl} parquet={cfg.output.parquet}"
-    h = hashlib.sha256(f"{cfg_key}\x00{formats}".encode())
+    h = hashlib.sha256(f"{cfg_key}\x00{formats}\x00{dumps([list(p) for p in user])}".encode())
     for source, key in keys:
         h.update(f"{source}\x00{key}\x00".encode("utf-8", "surrogateescape"))
     h.update(dumps([e.to_json() for e in errors]).encode())

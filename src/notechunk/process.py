@@ -15,6 +15,8 @@ from pathlib import Path
 from notechunk.chunk import FileError, FileResult, Pieces
 from notechunk.config import Config
 from notechunk.discover import SourceFile
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
 from notechunk.finish import finish_file
 from notechunk.io.cache import Cache, file_key
@@ -47,6 +49,7 @@ def process_markdown(
     segmenter: Segmenter,
     parser: BlockParser,
     tokens: TokenCounter | None = None,
+    finder: NameFinder | None = None,
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks."""
     try:
@@ -63,7 +66,7 @@ def process_markdown(
         )
     if decoded.flags:
         pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
-    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tokens))
+    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tokens, finder))
 
 
 def process_sheet(
@@ -88,6 +91,7 @@ def process_batch(
     segmenter = get_segmenter(cfg.segmenter)
     parser = make_block_parser()
     tokens = counter_for(cfg.tokenizer)
+    finder = get_finder(cfg.enrich.references_backend)
     cache = Cache(cache_root) if cache_root is not None else None
     out: list[FileOutcome] = []
     for f in files:
@@ -103,7 +107,7 @@ def process_batch(
             out.append(FileOutcome(hit, key))
             continue
         if f.kind == "markdown":
-            result = process_markdown(f.rel, data, cfg, segmenter, parser, tokens)
+            result = process_markdown(f.rel, data, cfg, segmenter, parser, tokens, finder)
         else:
             del data  # the sheet reader streams the file itself
             result = process_sheet(f.path, f.rel, cfg, tokens)

@@ -11,7 +11,7 @@ so another engine can run the same passes on blocks of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -19,8 +19,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
-from notechunk.config import DedupeConfig
+from notechunk.config import Config
 from notechunk.corpus import dedupe_key, key_hash, originals
+from notechunk.enrich.glossary import (
+    Glossary,
+    GlossaryStats,
+    build_glossary,
+    expand_acronyms,
+    glossary_stats,
+    merge_all,
+)
 from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
 from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
 from notechunk.qa.termblock import TermBlock, concat, from_arrays, subset, term_block, to_arrays
@@ -33,7 +41,9 @@ class SpilledCorpus:
     """A corpus on disk: Markdown and sheet results spilled in discovery order, and what
     the passes need in memory (per chunk: 8 bytes of dedupe result and an omit bit).
 
-    `original[i]` is -1, or the output ordinal of the chunk that chunk i duplicates.
+    `original[i]` is -1, or the output ordinal of the chunk that chunk i duplicates;
+    `glossary` is the corpus glossary (acronyms expanded in the spilled chunks when
+    `enrich.acronyms` is on).
     """
 
     folder: Path
@@ -46,6 +56,7 @@ class SpilledCorpus:
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
+    glossary: Glossary | None = None
 
     omitted: NDArray[np.bool_]  # omitted by its runner or its label (before dedupe)
 
@@ -55,41 +66,54 @@ class SpilledCorpus:
         return int(np.count_nonzero(~self.omitted & (self.original < 0)))
 
 
+_KINDS = ("markdown", "spreadsheet")
+_MERGE_EVERY = 256  # glossary statistics merged every so many files (memory stays small)
+
+
 def spill(
     results: Iterable[tuple[FileResult, TermBlock | None]],
     folder: Path,
-    cfg: DedupeConfig,
+    cfg: Config,
     discovery_errors: Iterable[FileError] = (),
+    user: Sequence[tuple[str, str]] = (),
 ) -> SpilledCorpus:
     """Pass 0: every file's result to disk as it arrives, with its token block (made here
-    when None), Markdown and sheets apart (output order is Markdown, then sheets); only
-    key hashes and the small records stay in memory."""
-    kinds = ("markdown", "spreadsheet")
-    hashes: dict[str, list[NDArray[np.uint64]]] = {k: [] for k in kinds}
-    omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in kinds}
+    when None), Markdown and sheets apart (output order is Markdown, then sheets), its
+    dedupe key hashes and its glossary statistics; only small records stay in memory.
+    Then the glossary (with the `user` entries) and, when `enrich.acronyms` expands
+    anything, pass 1 (`_expanded`): the spill rewritten with the final `embed_text`."""
+    hashes: dict[str, list[NDArray[np.uint64]]] = {k: [] for k in _KINDS}
+    omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in _KINDS}
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
     errors = list(discovery_errors)
+    stats: list[GlossaryStats] = []
     paths = {"markdown": folder / "markdown.spill", "spreadsheet": folder / "sheets.spill"}
-    terms = {k: ArraySpill(folder / f"{k}.terms") for k in kinds}
+    terms = {k: ArraySpill(folder / f"{k}.terms") for k in _KINDS}
     with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
         for r, block in results:
             if block is None:
                 block = term_block(r.chunks)
-            for kind in kinds:
+            for kind in _KINDS:
                 mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
                 if not mask.any():
                     continue
                 mine = tuple(c for c in r.chunks if c.source_type == kind)
                 writers[kind].add(FileResult(source=r.source, chunks=mine))
                 terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
-                keys = [key_hash(dedupe_key(c, cfg)) for c in mine]
-                hashes[kind].append(np.asarray(keys, dtype=np.uint64).reshape(-1, 2))
+                hashes[kind].append(_key_hashes(mine, cfg))
                 omits[kind].append(np.asarray([c.omit for c in mine], dtype=bool))
+            stats.append(glossary_stats(r.chunks))
+            if len(stats) >= _MERGE_EVERY:
+                stats = [merge_all(stats)]
             discarded += r.discarded
             reports += r.reports
             errors += r.errors
+    glossary = build_glossary(merge_all(stats), user)
+    if cfg.enrich.acronyms and glossary.entries:
+        for kind in _KINDS:
+            hashes[kind] = _expanded(paths[kind], terms[kind].path, glossary, cfg)
     hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
     omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
     n_md = sum(len(h) for h in hashes["markdown"])
@@ -105,7 +129,41 @@ def spill(
         discarded=tuple(discarded),
         reports=tuple(reports),
         errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
+        glossary=glossary,
     )
+
+
+def _key_hashes(chunks: Sequence[Chunk], cfg: Config) -> NDArray[np.uint64]:
+    keys = [key_hash(dedupe_key(c, cfg.dedupe)) for c in chunks]
+    return np.asarray(keys, dtype=np.uint64).reshape(-1, 2)
+
+
+def _expanded(
+    spilled: Path, term_path: Path, glossary: Glossary, cfg: Config
+) -> list[NDArray[np.uint64]]:
+    """Pass 1: each spilled file's chunks with acronyms expanded (`expand_acronyms`, per
+    file as it needs), written anew with its token block (made again only where a text
+    changed); returns the dedupe key hashes of the final chunks."""
+    raw = spilled.with_name(spilled.name + ".raw")
+    raw_terms = term_path.with_name(term_path.name + ".raw")
+    spilled.rename(raw)
+    term_path.rename(raw_terms)
+    out = ArraySpill(term_path)
+    hashes: list[NDArray[np.uint64]] = []
+    with SpillWriter(spilled) as writer:
+        for r, arrays in zip(read_spill(raw), ArraySpill.read(raw_terms), strict=True):
+            chunks = tuple(expand_acronyms(r.chunks, glossary))
+            if any(a is not b for a, b in zip(chunks, r.chunks, strict=True)):
+                r, arrays = (
+                    FileResult(source=r.source, chunks=chunks),
+                    to_arrays(term_block(chunks)),
+                )
+            writer.add(r)
+            out.add(arrays)
+            hashes.append(_key_hashes(chunks, cfg))
+    raw.unlink()
+    raw_terms.unlink()
+    return hashes
 
 
 def deduped(sc: SpilledCorpus) -> Iterator[Chunk]:

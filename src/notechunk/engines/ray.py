@@ -29,7 +29,8 @@ from notechunk.chunk import FileError
 from notechunk.config import Config
 from notechunk.discover import SourceFile
 from notechunk.engines.local import Progress, batches
-from notechunk.engines.raytasks import encode_files, file_rows
+from notechunk.engines.raytasks import Batch, Columns, encode_files, expand_rows, file_rows
+from notechunk.enrich.glossary import Glossary
 from notechunk.errors import MissingExtra
 
 if TYPE_CHECKING:
@@ -138,6 +139,33 @@ def process(
     if progress:
         progress("chunk", len(files), len(files))
     return datasets, errors
+
+
+def expand(
+    datasets: list[Dataset], glossary: Glossary, cfg: Config, workers: int | None
+) -> list[Dataset]:
+    """The chunk datasets with acronyms expanded (`raytasks.expand_rows`, the glossary
+    broadcast once), materialized: the dedupe and the passes read the final text."""
+    import ray
+
+    ref = ray.put(glossary)
+    return [
+        ds.map_batches(
+            _expand_task,
+            batch_format="numpy",
+            fn_kwargs={"glossary": ref, "cfg": cfg},
+            compute=_pool(workers),
+        ).materialize()
+        for ds in datasets
+    ]
+
+
+def _expand_task(batch: Batch, glossary: Any, cfg: Config) -> Columns:
+    import ray
+
+    return expand_rows(
+        batch, ray.get(glossary) if isinstance(glossary, ray.ObjectRef) else glossary, cfg
+    )
 
 
 def _map_files(

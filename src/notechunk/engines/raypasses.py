@@ -33,12 +33,14 @@ from notechunk.engines.raytasks import (
     Layout,
     RowKey,
     decode_extras,
+    decode_stats,
     index_rows,
     postings_rows,
     score_rows,
     unpack,
     unpack_stats,
 )
+from notechunk.enrich.glossary import Glossary, GlossaryStats, merge_all
 from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
 from notechunk.spilled import chunk_scores, mark_duplicates
 
@@ -63,6 +65,7 @@ class RayCorpus:
     errors: tuple[FileError, ...] = ()
     run_key: str | None = field(default=None)
     paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
+    glossary: Glossary | None = None
 
     @property
     def surviving(self) -> int:
@@ -104,6 +107,23 @@ class RayCorpus:
                 got = np.frombuffer(raw, dtype=np.float64)
                 doc_score[int(doc) : int(doc) + len(got)] = got
         return chunk_scores(doc_score, self.original)
+
+
+def glossary_stats_of(datasets: Sequence[Dataset]) -> GlossaryStats:
+    """The corpus's glossary statistics: each file's (its part-0 row), merged."""
+
+    def parts() -> Iterator[GlossaryStats]:
+        for ds in datasets:
+            for b in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+                if not b.num_rows:
+                    continue
+                for part, data in zip(
+                    b.column("part").to_pylist(), b.column("glossary").to_pylist(), strict=True
+                ):
+                    if part == 0:
+                        yield decode_stats(data)
+
+    return merge_all(parts())
 
 
 def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -> RayCorpus:

@@ -4,9 +4,11 @@ The chunk dataset has one row per part of a file (a file's chunks of one source 
 most `PART_CHUNKS` of them, so no value outgrows an arrow column): `file` (discovery
 ordinal), `part`, `kind`, `n` chunks, and as bytes the finished chunks (`result`, a
 msgpack `FileResult` as in a spill file), their token block (`terms`), dedupe key hashes
-and omit bits; part 0 also carries the file's cache `key` and its `extras` (discarded
-rows, sheet reports, errors). Output order is every Markdown part, then every sheet part,
-each by (file, part), as the local engine's spill files.
+and omit bits, the acronyms the file defines (`defines`); part 0 also carries the file's
+cache `key`, its `extras` (discarded rows, sheet reports, errors) and its glossary
+statistics (`glossary`); `expand_rows` rewrites rows with acronyms expanded. Output order
+is every Markdown part, then every sheet part, each by (file, part), as the local
+engine's spill files.
 
 The corpus passes' blockwise steps reuse the local engine's functions on these rows:
 `index_rows` regroups the indexed chunks (non-duplicates, from the broadcast `Layout`)
@@ -34,10 +36,17 @@ from notechunk.config import Config
 from notechunk.corpus import dedupe_key, key_hash
 from notechunk.discover import SourceFile
 from notechunk.engines.local import process_with_terms
+from notechunk.enrich.glossary import (
+    Glossary,
+    GlossaryStats,
+    expand_acronyms,
+    file_defines,
+    glossary_stats,
+)
 from notechunk.io.cache import decode_result, encode_result
 from notechunk.qa.bm25index import CorpusStats, Index, postings, shared_terms
 from notechunk.qa.retrievability import score_block
-from notechunk.qa.termblock import TermBlock, from_arrays, subset, to_arrays
+from notechunk.qa.termblock import TermBlock, from_arrays, subset, term_block, to_arrays
 from notechunk.spilled import SCORE_BLOCK, index_blocks
 
 PART_CHUNKS = 20_000
@@ -85,6 +94,7 @@ def file_rows(
 
 def _rows(file: int, r: FileResult, key: str | None, block: TermBlock, cfg: Config) -> Columns:
     enc = msgspec.msgpack.Encoder()
+    defines = enc.encode(sorted(file_defines(r.chunks)))
     cols: Columns = {c: [] for c in COLUMNS}
     kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
     parts: list[tuple[str, NDArray[np.bool_]]] = []
@@ -108,6 +118,8 @@ def _rows(file: int, r: FileResult, key: str | None, block: TermBlock, cfg: Conf
             "key": key if part == 0 else None,
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
+            "glossary": enc.encode(glossary_stats(r.chunks)) if part == 0 else b"",
+            "defines": defines,
             "terms": pack(to_arrays(block if mask.all() else subset(block, mask))),
             "hashes": np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes(),
             "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
@@ -127,7 +139,43 @@ def decode_extras(data: bytes) -> FileResult:
     return decode_result(msgspec.msgpack.decode(data))
 
 
-COLUMNS = ("file", "part", "kind", "n", "key", "result", "extras", "terms", "hashes", "omit")
+COLUMNS = (
+    "file",
+    "part",
+    "kind",
+    "n",
+    "key",
+    "result",
+    "extras",
+    "glossary",
+    "defines",
+    "terms",
+    "hashes",
+    "omit",
+)
+
+
+def decode_stats(data: bytes) -> GlossaryStats:
+    return msgspec.msgpack.decode(data, type=GlossaryStats)
+
+
+def expand_rows(batch: Batch, glossary: Glossary, cfg: Config) -> Columns:
+    """Pass 1 with `enrich.acronyms` (`spilled._expanded` on rows): each row's chunks
+    with acronyms expanded, its token block made again and its dedupe keys hashed again
+    where a text changed; every other column kept."""
+    cols: Columns = {c: list(batch[c]) for c in COLUMNS}
+    dec, enc = msgspec.msgpack.Decoder(FileResult), msgspec.msgpack.Encoder()
+    for i, (data, defines) in enumerate(zip(cols["result"], cols["defines"], strict=True)):
+        r = dec.decode(data)
+        own = set(msgspec.msgpack.decode(defines, type=list[str]))
+        chunks = tuple(expand_acronyms(r.chunks, glossary, own))
+        if all(a is b for a, b in zip(chunks, r.chunks, strict=True)):
+            continue
+        cols["result"][i] = enc.encode(FileResult(source=r.source, chunks=chunks))
+        cols["terms"][i] = pack(to_arrays(term_block(chunks)))
+        hashes = [key_hash(dedupe_key(c, cfg.dedupe)) for c in chunks]
+        cols["hashes"][i] = np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes()
+    return cols
 
 
 @dataclass(frozen=True, slots=True)

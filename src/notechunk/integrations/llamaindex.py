@@ -18,7 +18,9 @@ Needs `pip install 'notechunk[llamaindex]'`.
 >>> from llama_index.core.schema import MetadataMode
 >>> from notechunk import chunk_markdown_text
 >>> from notechunk.integrations.llamaindex import to_nodes
->>> note = "# Writs\\n\\nMandamus.\\n\\n# Bills\\n\\nA bill."
+>>> bill = ("A money bill starts only in the Lok Sabha; the Rajya Sabha can delay it"
+...         " for fourteen days but cannot stop it.")
+>>> note = "# Writs\\n\\nMandamus.\\n\\n# Bills\\n\\n" + bill  # tiny siblings would merge
 >>> first, second = to_nodes(chunk_markdown_text(note))
 >>> first.get_content(MetadataMode.EMBED)
 'Writs\\nMandamus.'

@@ -2,7 +2,8 @@
 
 One column per `Chunk` field, in the field order of a chunks.jsonl.gz line: strings,
 integers, booleans and doubles as themselves, tuples as lists (`section_paths` a list of
-lists, `lines` a list of two integers); a field that may be None is nullable, the others
+lists, `lines` a list of two integers, the pair fields `resolved` and `acronyms` maps of
+strings); a field that may be None is nullable, the others
 are not. Chunks are gathered into row groups of `ROW_GROUP` as they stream past, so
 memory holds one group, not the file. No clock, no path, fixed compression: the same
 chunks give the same bytes (with the same pyarrow). pyarrow is the `parquet` extra,
@@ -49,6 +50,8 @@ COLUMNS: dict[str, tuple[str, bool]] = {
     "id": ("string", False),
     "duplicate_of": ("string", True),
     "section_paths": ("list<list<string>>", False),
+    "resolved": ("map<string,string>", False),
+    "acronyms": ("map<string,string>", False),
 }
 
 
@@ -67,6 +70,8 @@ def schema() -> pa.Schema:
     import pyarrow as pa
 
     def arrow_type(name: str) -> pa.DataType:
+        if name == "map<string,string>":
+            return pa.map_(pa.string(), pa.string())
         if name.startswith("list<"):
             return pa.list_(arrow_type(name[5:-1]))
         return {"string": pa.string(), "int64": pa.int64(), "bool": pa.bool_()}.get(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
+from notechunk.enrich import sections as tiny  # a module: enrich.sections imports windows
 from notechunk.finish import finish_file
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.windows import (
@@ -53,6 +54,9 @@ def layout_markdown(
         for k, sents in enumerate(sentences)
         for start, end in window_ranges([x.words for x in sents], md, counts[k])
     ]
+    if cfg.enrich.merge_sections:
+        paths = [s.path for s in parsed.sections]
+        windows = tiny.merge_tiny_sections(windows, sentences, paths, cfg.markdown)
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
 
@@ -95,16 +99,22 @@ def markdown_pieces(
     lay = layout_markdown(text, cfg, segmenter, parser, tokens)
     sections = lay.parsed.sections
     pieces: list[Piece] = []
+    all_paths = [s.path for s in sections]
     for w in lay.windows:
         sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
         paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
+        flags = ("merged_bullets",) if w.merged else ()
+        text = window_text(w, lay.sentences)
+        if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
+            text = tiny.inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
+            flags = (*flags, "merged_sections")
         pieces.append(
             Piece(
-                text=window_text(w, lay.sentences),
-                section_path=paths[0],
+                text=text,
+                section_path=tiny.common_parent(paths) if w.inline else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
                 lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
-                flags=("merged_bullets",) if w.merged else (),
+                flags=flags,
                 omit_reason="toc" if w.toc else None,
             )
         )

@@ -40,13 +40,15 @@ class Sentence:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Window:
-    """A run of sentences: `parts` are (section index, start, end) sentence ranges."""
+    """A run of sentences: `parts` are (section index, start, end) sentence ranges;
+    `inline` are the sections whose heading the text says inline (merged tiny sections)."""
 
     parts: tuple[tuple[int, int, int], ...]
     words: int
     bullet: bool
     merged: bool = False
     toc: bool = False  # a table of contents: never merged with content
+    inline: tuple[int, ...] = ()
 
 
 def section_sentences(section: Section, segmenter: Segmenter, max_words: int = 0) -> list[Sentence]:
@@ -214,4 +216,11 @@ def _join(a: Window, b: Window, sentences: Sequence[Sequence[Sentence]]) -> Wind
     else:
         parts.extend(b.parts)
     words = sum(x.words for s, i, j in parts for x in sentences[s][i:j])
-    return Window(parts=tuple(parts), words=words, bullet=a.bullet or b.bullet, merged=True)
+    return Window(
+        parts=tuple(parts),
+        words=words,
+        bullet=a.bullet or b.bullet,
+        merged=True,
+        toc=a.toc or b.toc,
+        inline=a.inline + b.inline,
+    )

@@ -5,7 +5,8 @@ path, so two runs over the same input give byte-identical files): chunks.jsonl.g
 chunks.parquet (`[output]`; `io.parquet`),
 stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
 qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
-semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json}, report.html.
+semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json,
+enrichment.json}, report.html, sources/ (every chunk shown in its file: `qa.sources`).
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
 table of contents), so nothing omitted goes unexplained; each carries a `reason`.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -23,6 +24,7 @@ from typing import Any, BinaryIO
 from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
+from notechunk.enrich.glossary import Glossary
 from notechunk.io.jsonio import (
     atomic_open,
     atomic_write_bytes,
@@ -33,9 +35,10 @@ from notechunk.io.jsonio import (
     write_text,
 )
 from notechunk.io.parquet import ChunkParquetWriter
+from notechunk.qa.enrichment import dangling_row, enrichment_json, enrichment_markdown
 from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
 from notechunk.qa.report import MAX_TABLE_ROWS, render_report
-from notechunk.qa.sources import ReadSource, write_sources
+from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
@@ -152,7 +155,9 @@ def sample(chunks: Sequence[Chunk], size: int, seed: int) -> list[Chunk]:
     return [surviving[i] for i in picks]
 
 
-def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
+def summary_markdown(
+    metrics: Metrics, semantic: dict[str, Any], enrichment: dict[str, Any] | None = None
+) -> str:
     """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
     m = metrics
     lines = [
@@ -197,6 +202,8 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
         )
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
+    if enrichment is not None:
+        lines += ["", *enrichment_markdown(m, enrichment)]
     lines += ["", f"## Lowest retrieval scores ({len(m.lowest_retrieval_scores)})", ""]
     for row in m.lowest_retrieval_scores:
         text = row.text.replace("|", "\\|")
@@ -204,7 +211,7 @@ def summary_markdown(metrics: Metrics, semantic: dict[str, Any]) -> str:
     lines += [
         "",
         "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
-        " semantic_types.json, sample.jsonl; ../report.html.",
+        " semantic_types.json, enrichment.json, sample.jsonl; ../report.html.",
         "",
     ]
     return "\n".join(lines)
@@ -258,6 +265,7 @@ def write_outputs(
         reports=corpus.reports,
         errors=corpus.errors,
         cfg=cfg,
+        glossary=corpus.glossary,
     )
     if got != metrics:
         raise ValueError("write_outputs: metrics do not match the corpus")
@@ -277,6 +285,20 @@ def write_source_view(
     )
 
 
+def stream_source_view(
+    folder: Path,
+    chunks: Iterable[Chunk],
+    extras: Corpus,
+    cfg: Config,
+    read_source: ReadSource | None,
+    where: Mapping[str, str],
+) -> None:
+    """`write_source_view` from chunks streamed in output order (one file at a time)."""
+    write_source_pages(
+        folder, chunks, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where
+    )
+
+
 def write_stream(
     folder: Path,
     chunks: Iterable[Chunk],
@@ -286,6 +308,7 @@ def write_stream(
     reports: Sequence[SheetReport],
     errors: Sequence[FileError],
     cfg: Config,
+    glossary: Glossary | None = None,
 ) -> Metrics:
     """Write every output file of a run into `folder` (the staging folder of OUT) as the
     finished chunks stream past, in output order (`surviving`: how many are not omitted,
@@ -295,6 +318,7 @@ def write_stream(
     tally = MetricsTally(cfg.qa.lowest_scores_listed)
     sem = SemanticTally()
     head: list[dict[str, Any]] = []
+    dangling: list[dict[str, Any]] = []
     n_flagged = kept = 0
     qa = folder / "qa"
     with ExitStack() as stack:
@@ -334,6 +358,8 @@ def write_stream(
                 if parquet is not None:
                     parquet.add(c)
                 sem.add(c)
+                if c.flags and (entry := dangling_row(c)) is not None:
+                    dangling.append(entry)
                 if kept == pick:
                     sample_fh.write(line)
                     pick = next(picks, -1)
@@ -341,19 +367,28 @@ def write_stream(
         items.close()
         if parquet is not None:
             parquet.close()
-    metrics = tally.result(discarded, reports, errors)
+    metrics = tally.result(discarded, reports, errors, glossary)
     semantic = sem.result()
+    enrichment = enrichment_json(glossary, dangling)
     drows = discarded_rows_json(discarded)
     errs = errors_json(errors)
     write_json(qa / "metrics.json", metrics.to_json())
-    write_text(qa / "summary.md", summary_markdown(metrics, semantic))
+    write_text(qa / "summary.md", summary_markdown(metrics, semantic, enrichment))
+    write_json(qa / "enrichment.json", enrichment)
     write_json(qa / "semantic_types.json", semantic)
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
     write_json(qa / "errors.json", errs)
     where = {r["id"]: r["source"] for r in head} | {c.id: c.source for *_, c in tally.lowest}
     html = render_report(
-        metrics, head, drows, errs, semantic, sources=where, flagged_total=n_flagged
+        metrics,
+        head,
+        drows,
+        errs,
+        semantic,
+        sources=where,
+        flagged_total=n_flagged,
+        enrichment=enrichment,
     )
     write_text(folder / "report.html", html)
     return metrics

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from notechunk.chunk import QUALITY_LABELS, Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.enrich.glossary import Glossary
 
 WORD_BINS: tuple[int, ...] = (0, 8, 12, 15, 30, 50, 100, 200, 300, 500)
 SCORE_BINS = 10
@@ -81,6 +82,23 @@ class SheetTotals:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EnrichmentCounts:
+    """What enrichment did to the surviving chunks: merged tiny sections, references
+    resolved and dangling (by phrase), acronyms defined, expanded and undefined."""
+
+    merged_sections: int = 0
+    references_resolved: int = 0
+    chunks_resolved: int = 0
+    dangling: int = 0
+    chunks_dangling: int = 0
+    dangling_by_phrase: dict[str, int] = field(default_factory=dict)
+    acronyms_defined: int = 0
+    acronyms_expanded: int = 0
+    chunks_expanded: int = 0
+    acronyms_undefined: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Metrics:
     total: int = 0
     surviving: int = 0
@@ -102,6 +120,7 @@ class Metrics:
     discarded_rows: int = 0
     discarded_by_rule: dict[str, int] = field(default_factory=dict)
     errors: int = 0
+    enrichment: EnrichmentCounts = field(default_factory=EnrichmentCounts)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
@@ -242,6 +261,9 @@ class MetricsTally:
         self.scored = 0
         self.lowest: list[tuple[float, str, Chunk]] = []
         self.semantic: Counter[str] = Counter()
+        self.merged = self.resolved = self.chunks_resolved = self.chunks_dangling = 0
+        self.expanded = self.chunks_expanded = 0
+        self.dangling: Counter[str] = Counter()
 
     def add(self, c: Chunk) -> None:
         self.total += 1
@@ -270,6 +292,7 @@ class MetricsTally:
         src.words += c.word_count
         self.quality_kept[c.quality] += 1
         self.semantic[c.semantic_type or ""] += 1
+        self._enriched(c)
         self.word_bins[
             bisect.bisect_right(WORD_BINS, c.word_count) - 1 if c.word_count >= 0 else 0
         ] += 1
@@ -285,11 +308,36 @@ class MetricsTally:
             bisect.insort(self.lowest, (s, c.id, c), key=lambda x: x[:2])
             del self.lowest[self.k :]
 
+    def _enriched(self, c: Chunk) -> None:
+        self.merged += "merged_sections" in c.flags
+        self.resolved += len(c.resolved)
+        self.chunks_resolved += bool(c.resolved)
+        phrases = dangling_phrases(c)
+        self.dangling.update(phrases)
+        self.chunks_dangling += bool(phrases)
+        self.expanded += len(c.acronyms)
+        self.chunks_expanded += bool(c.acronyms)
+
+    def enrichment(self, glossary: Glossary | None) -> EnrichmentCounts:
+        return EnrichmentCounts(
+            merged_sections=self.merged,
+            references_resolved=self.resolved,
+            chunks_resolved=self.chunks_resolved,
+            dangling=sum(self.dangling.values()),
+            chunks_dangling=self.chunks_dangling,
+            dangling_by_phrase=dict(sorted(self.dangling.items(), key=lambda x: (-x[1], x[0]))),
+            acronyms_defined=len(glossary.entries) if glossary else 0,
+            acronyms_expanded=self.expanded,
+            chunks_expanded=self.chunks_expanded,
+            acronyms_undefined=len(glossary.undefined) if glossary else 0,
+        )
+
     def result(
         self,
         discarded: Sequence[DiscardedRow] = (),
         sheet_reports: Sequence[SheetReport] = (),
         errors: Sequence[FileError] = (),
+        glossary: Glossary | None = None,
     ) -> Metrics:
         kept = self.surviving
         return Metrics(
@@ -325,6 +373,7 @@ class MetricsTally:
             discarded_rows=len(discarded),
             discarded_by_rule=dict(sorted(Counter(d.rule for d in discarded).items())),
             errors=len(errors),
+            enrichment=self.enrichment(glossary),
         )
 
 
@@ -346,12 +395,33 @@ def compute_metrics(
     sheet_reports: Sequence[SheetReport] = (),
     errors: Sequence[FileError] = (),
     lowest_scores_listed: int = 20,
+    glossary: Glossary | None = None,
 ) -> Metrics:
     """The metrics over finished chunks (omitted ones included, marked `omit`)."""
     tally = MetricsTally(lowest_scores_listed)
     for c in chunks:
         tally.add(c)
-    return tally.result(discarded, sheet_reports, errors)
+    return tally.result(discarded, sheet_reports, errors, glossary)
+
+
+def dangling_phrases(c: Chunk) -> list[str]:
+    return [f.split(":", 1)[1] for f in c.flags if f.startswith("dangling:")]
+
+
+def enrichment_counts(surviving: Sequence[Chunk], glossary: Glossary | None) -> EnrichmentCounts:
+    dangling = Counter(p for c in surviving for p in dangling_phrases(c))
+    return EnrichmentCounts(
+        merged_sections=sum(1 for c in surviving if "merged_sections" in c.flags),
+        references_resolved=sum(len(c.resolved) for c in surviving),
+        chunks_resolved=sum(1 for c in surviving if c.resolved),
+        dangling=sum(dangling.values()),
+        chunks_dangling=sum(1 for c in surviving if dangling_phrases(c)),
+        dangling_by_phrase=dict(sorted(dangling.items(), key=lambda x: (-x[1], x[0]))),
+        acronyms_defined=len(glossary.entries) if glossary else 0,
+        acronyms_expanded=sum(len(c.acronyms) for c in surviving),
+        chunks_expanded=sum(1 for c in surviving if c.acronyms),
+        acronyms_undefined=len(glossary.undefined) if glossary else 0,
+    )
 
 
 def snippet(text: str, limit: int) -> str:

@@ -223,6 +223,7 @@ def render_report(
     semantic: dict[str, Any],
     sources: Mapping[str, str] | None = None,
     flagged_total: int | None = None,
+    enrichment: dict[str, Any] | None = None,
 ) -> str:
     """The HTML text of report.html (pure: same inputs, same string). `flagged` may be
     the first `MAX_TABLE_ROWS` rows only, with `flagged_total` the full count.
@@ -389,7 +390,45 @@ def render_report(
         f"<h2>Flagged chunks ({n_flagged})</h2>{flagged_table}"
         f"<h2>Discarded sheet rows ({len(discarded)})</h2>{discarded_table}"
         f"<h2>Errors ({len(errors)})</h2>{errors_table}"
+        f"{_enrichment_section(m, enrichment or {})}"
         f"<script>{_JS}</script></body></html>\n"
+    )
+
+
+def _enrichment_section(m: Metrics, data: dict[str, Any]) -> str:
+    """Counts, the glossary (with the undefined acronyms) and the dangling references."""
+    e = m.enrichment
+    line = (
+        f"<p>{e.merged_sections} chunk(s) of merged tiny sections; "
+        f"{e.references_resolved} reference(s) resolved in {e.chunks_resolved} chunk(s), "
+        f"{e.dangling} dangling in {e.chunks_dangling}; {e.acronyms_defined} acronym(s) "
+        f"defined, {e.acronyms_expanded} expansion(s) in {e.chunks_expanded} chunk(s), "
+        f"{e.acronyms_undefined} used but undefined.</p>"
+    )
+    rows = [
+        ("defined", g["acronym"], g["expansion"], g["origin"], g["uses"])
+        for g in data.get("glossary", [])
+    ] + [("undefined", u["acronym"], "", "", u["uses"]) for u in data.get("undefined", [])]
+    glossary = filter_table(
+        "glossary",
+        ["status", "acronym", "expansion", "defined in", "uses"],
+        rows,
+        select_col=0,
+        select_label="status",
+        text_cols=(2,),
+        num_cols=(4,),
+    )
+    dangling = filter_table(
+        "dangling",
+        ["phrases", "where", "text"],
+        [(", ".join(d["phrases"]), d["location"], d["text"]) for d in data.get("dangling", [])],
+        select_col=0,
+        select_label="phrases",
+        text_cols=(2,),
+    )
+    return (
+        f"<h2>Enrichment</h2>{line}<h3>Acronyms ({len(rows)})</h3>{glossary}"
+        f"<h3>Dangling references ({len(data.get('dangling', []))})</h3>{dangling}"
     )
 
 
@@ -407,6 +446,7 @@ def build_report(out: Path) -> Path:
         _load(qa, "errors.json", []),
         _load(qa, "semantic_types.json", {}),
         _chunk_sources(out),
+        enrichment=_load(qa, "enrichment.json", {}),
     )
     path = out / "report.html"
     write_text(path, html)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
@@ -172,11 +173,67 @@ def write_sources(
     read: ReadSource | None = None,
 ) -> None:
     """Write OUT/sources/index.html and one page per source file into `folder`."""
+    write_source_pages(
+        folder,
+        corpus.chunks,
+        corpus,
+        reason,
+        lambda c: c.id in flagged,
+        read,
+        {c.id: c.source for c in corpus.chunks},
+    )
+
+
+def write_source_pages(
+    folder: Path,
+    chunks: Iterable[Chunk],
+    extras: Corpus,
+    reason: Callable[[Chunk], str],
+    is_flagged: Callable[[Chunk], bool],
+    read: ReadSource | None,
+    where: Mapping[str, str],
+) -> None:
+    """The source view from chunks streamed in output order (each file's chunks one
+    after another): a file's page is written when its chunks are done, so only one file
+    is held at a time. `extras` gives the discarded rows, sheet reports and errors;
+    `where` the source of every chunk a duplicate points to (filled as the stream goes)."""
     from notechunk.qa import sources_html
 
-    views = file_views(corpus, flagged, read or (lambda _: None))
-    where = {c.id: c.source for c in corpus.chunks}
+    read = read or (lambda _: None)
+    rows: dict[str, list[DiscardedRow]] = defaultdict(list)
+    reports: dict[str, list[SheetReport]] = defaultdict(list)
+    errors: dict[str, list[FileError]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for d in extras.discarded:
+        kinds.setdefault(d.source, "spreadsheet")
+        rows[d.source].append(d)
+    for r in extras.reports:
+        kinds.setdefault(r.source, "spreadsheet")
+        reports[r.source].append(r)
+    for e in extras.errors:
+        kinds.setdefault(e.source, "error")
+        errors[e.source].append(e)
     target = folder / SOURCES_DIR
-    for view in views:
-        write_text(target / page_name(view.source), sources_html.page(view, reason, where))
-    write_text(target / INDEX, sources_html.index(views))
+    summary: dict[str, sources_html.IndexRow] = {}
+
+    def emit(source: str, kind: str, mine: tuple[Chunk, ...]) -> None:
+        view = FileView(
+            source=source,
+            source_type=kind,
+            chunks=mine,
+            discarded=tuple(rows[source]),
+            reports=tuple(reports[source]),
+            errors=tuple(errors[source]),
+            text=read(source) if kind == "markdown" else None,
+            flagged=frozenset(c.id for c in mine if is_flagged(c)),
+        )
+        write_text(target / page_name(source), sources_html.page(view, reason, where))
+        summary[source] = sources_html.index_row(view)
+
+    for source, group in groupby(chunks, key=lambda c: c.source):
+        mine = tuple(group)
+        emit(source, mine[0].source_type, mine)
+    for source, kind in kinds.items():
+        if source not in summary:
+            emit(source, kind, ())
+    write_text(target / INDEX, sources_html.index([summary[k] for k in sorted(summary)]))

@@ -220,24 +220,26 @@ def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str
     )
 
 
-def index(views: Sequence[FileView]) -> str:
+IndexRow = tuple[Link, str, int, int, int, int, int, int]
+
+
+def index_row(v: FileView) -> IndexRow:
+    """A file's line in the index: its counts (the page is written, its chunks let go)."""
+    kept = sum(1 for c in v.chunks if not c.omit)
+    return (
+        Link(v.source, page_name(v.source)),
+        v.source_type,
+        len(v.chunks),
+        kept,
+        len(v.chunks) - kept,
+        sum(1 for c in v.chunks if c.id in v.flagged),
+        len(v.discarded),
+        len(v.errors),
+    )
+
+
+def index(rows: Sequence[IndexRow]) -> str:
     """OUT/sources/index.html: every source file with its counts, linked to its page."""
-    rows = []
-    for v in views:
-        kept = sum(1 for c in v.chunks if not c.omit)
-        flagged = sum(1 for c in v.chunks if c.id in v.flagged)
-        rows.append(
-            (
-                Link(v.source, page_name(v.source)),
-                v.source_type,
-                len(v.chunks),
-                kept,
-                len(v.chunks) - kept,
-                flagged,
-                len(v.discarded),
-                len(v.errors),
-            )
-        )
     table = filter_table(
         "files",
         ["file", "type", "chunks", "kept", "omitted", "flagged", "discarded rows", "errors"],

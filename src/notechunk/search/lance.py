@@ -66,6 +66,8 @@ def _arrow_type(name: str, values: Sequence[Any]) -> Any:
         "word_count": pa.int32(),
         "omit": pa.bool_(),
         "retrieval_score": pa.float64(),
+        "resolved": pa.map_(pa.string(), pa.string()),
+        "acronyms": pa.map_(pa.string(), pa.string()),
     }
     if name in known:
         return known[name]
@@ -92,6 +94,8 @@ def arrow_table(rows: Sequence[dict[str, Any]], vectors: Any | None) -> Any:
         kind = _arrow_type(name, values)
         if pa.types.is_list(kind) and pa.types.is_string(kind.value_type):
             values = [None if v is None else [str(x) for x in v] for v in values]
+        elif pa.types.is_map(kind):  # a JSON object: its (key, value) pairs
+            values = [None if v is None else list(v.items()) for v in values]
         columns[name] = pa.array(values, type=kind)
     if vectors is not None:
         dim = int(vectors.shape[1])
