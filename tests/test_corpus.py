@@ -77,7 +77,7 @@ def test_the_spilled_passes_equal_the_in_memory_ones(tmp_path: Path) -> None:
     sheet = finish_file(Pieces(source="p.csv", source_type="spreadsheet", pieces=rows), CFG)
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
-    sc = spill(((r, None) for r in results), tmp_path, CFG)
+    sc = spill(((r, None, None) for r in results), tmp_path, CFG)
     assert list(deduped(sc)) == memory
     assert sc.surviving == sum(1 for c in memory if not c.omit)
     for size in (2, 5, 1000):

@@ -71,15 +71,16 @@ _MERGE_EVERY = 256  # glossary statistics merged every so many files (memory sta
 
 
 def spill(
-    results: Iterable[tuple[FileResult, TermBlock | None]],
+    results: Iterable[tuple[FileResult, TermBlock | None, GlossaryStats | None]],
     folder: Path,
     cfg: Config,
     discovery_errors: Iterable[FileError] = (),
     user: Sequence[tuple[str, str]] = (),
 ) -> SpilledCorpus:
-    """Pass 0: every file's result to disk as it arrives, with its token block (made here
-    when None), Markdown and sheets apart (output order is Markdown, then sheets), its
-    dedupe key hashes and its glossary statistics; only small records stay in memory.
+    """Pass 0: every file's result to disk as it arrives, with its token block, Markdown
+    and sheets apart (output order is Markdown, then sheets), its dedupe key hashes and
+    its glossary statistics (block and statistics made here when None, as the workers
+    make them); only small records stay in memory.
     Then the glossary (with the `user` entries) and, when `enrich.acronyms` expands
     anything, pass 1 (`_expanded`): the spill rewritten with the final `embed_text`."""
     hashes: dict[str, list[NDArray[np.uint64]]] = {k: [] for k in _KINDS}
@@ -92,7 +93,7 @@ def spill(
     terms = {k: ArraySpill(folder / f"{k}.terms") for k in _KINDS}
     with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
-        for r, block in results:
+        for r, block, gstats in results:
             if block is None:
                 block = term_block(r.chunks)
             for kind in _KINDS:
@@ -104,7 +105,7 @@ def spill(
                 terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
                 hashes[kind].append(_key_hashes(mine, cfg))
                 omits[kind].append(np.asarray([c.omit for c in mine], dtype=bool))
-            stats.append(glossary_stats(r.chunks))
+            stats.append(glossary_stats(r.chunks) if gstats is None else gstats)
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]
             discarded += r.discarded
