@@ -188,6 +188,21 @@ def subset(block: TermBlock, keep: NDArray[np.bool_]) -> TermBlock:
     )
 
 
+def doc_range(block: TermBlock, lo: int, hi: int) -> TermBlock:
+    """Chunks `lo`..`hi - 1` of `block`, numbered again from 0 (tokens are in chunk order,
+    so two binary searches find them; the arrays are views)."""
+    a, b = np.searchsorted(block.doc_of, [lo, hi])
+    qa, qb = np.searchsorted(block.q_doc, [lo, hi])
+    return TermBlock(
+        hi - lo,
+        block.doc_terms[a:b],
+        block.doc_of[a:b] - lo,
+        block.q_terms[qa:qb],
+        block.q_doc[qa:qb] - lo,
+        block.q_seg[qa:qb],
+    )
+
+
 def concat(blocks: Sequence[TermBlock]) -> TermBlock:
     """Blocks one after another as one block (chunk numbers shifted)."""
     offsets = np.cumsum([0] + [b.n_docs for b in blocks])
