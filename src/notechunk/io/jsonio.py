@@ -52,18 +52,8 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
 
     Cache entries skip the fsync: a torn entry fails to parse and is simply redone.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_open(path, durable) as fh:
+        fh.write(data)
 
 
 @contextmanager

@@ -155,25 +155,38 @@ class FileView:
         return self.counts[0] - len(self.chunks), self.n_discarded - len(self.discarded)
 
 
-def file_views(corpus: Corpus, flagged: frozenset[str], read: ReadSource) -> list[FileView]:
-    """One view per source that produced anything (chunks, rows, reports or errors)."""
+def _by_source(
+    extras: Corpus,
+) -> tuple[
+    dict[str, str],
+    dict[str, list[DiscardedRow]],
+    dict[str, list[SheetReport]],
+    dict[str, list[FileError]],
+]:
+    """The discarded rows, sheet reports and errors of each source, and its kind."""
     kinds: dict[str, str] = {}
-    chunks: dict[str, list[Chunk]] = defaultdict(list)
     rows: dict[str, list[DiscardedRow]] = defaultdict(list)
     reports: dict[str, list[SheetReport]] = defaultdict(list)
     errors: dict[str, list[FileError]] = defaultdict(list)
-    for c in corpus.chunks:
-        kinds.setdefault(c.source, c.source_type)
-        chunks[c.source].append(c)
-    for d in corpus.discarded:
+    for d in extras.discarded:
         kinds.setdefault(d.source, "spreadsheet")
         rows[d.source].append(d)
-    for r in corpus.reports:
+    for r in extras.reports:
         kinds.setdefault(r.source, "spreadsheet")
         reports[r.source].append(r)
-    for e in corpus.errors:
+    for e in extras.errors:
         kinds.setdefault(e.source, "error")
         errors[e.source].append(e)
+    return kinds, rows, reports, errors
+
+
+def file_views(corpus: Corpus, flagged: frozenset[str], read: ReadSource) -> list[FileView]:
+    """One view per source that produced anything (chunks, rows, reports or errors)."""
+    kinds, rows, reports, errors = _by_source(corpus)
+    chunks: dict[str, list[Chunk]] = defaultdict(list)
+    for c in corpus.chunks:
+        chunks[c.source].append(c)
+    kinds |= {source: mine[0].source_type for source, mine in chunks.items()}
     return [
         FileView(
             source=source,
@@ -224,19 +237,7 @@ def write_source_pages(
     from notechunk.qa import sources_html
 
     read = read or (lambda _: None)
-    rows: dict[str, list[DiscardedRow]] = defaultdict(list)
-    reports: dict[str, list[SheetReport]] = defaultdict(list)
-    errors: dict[str, list[FileError]] = defaultdict(list)
-    kinds: dict[str, str] = {}
-    for d in extras.discarded:
-        kinds.setdefault(d.source, "spreadsheet")
-        rows[d.source].append(d)
-    for r in extras.reports:
-        kinds.setdefault(r.source, "spreadsheet")
-        reports[r.source].append(r)
-    for e in extras.errors:
-        kinds.setdefault(e.source, "error")
-        errors[e.source].append(e)
+    kinds, rows, reports, errors = _by_source(extras)
     target = folder / SOURCES_DIR
     summary: dict[str, sources_html.IndexRow] = {}
 
