@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from notechunk.config import Config
 from notechunk.discover import discover
+from notechunk.engines import local
 from notechunk.engines.local import batches, process_files
 
 
@@ -34,3 +36,20 @@ def test_two_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> 
     for (_, a, sa), (_, b, sb) in zip(one, two, strict=True):  # made in the workers
         assert a.n_docs == b.n_docs and np.array_equal(a.q_terms, b.q_terms)
         assert sa == sb
+
+
+def test_files_too_big_for_one_block_give_the_same_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file over WHOLE_BLOCK chunks gets its token blocks from the spill, a record at a
+    time: every output is the same bytes."""
+    from notechunk import spilled
+    from notechunk.cli import SAMPLE_DIR, main
+
+    assert main(["run", str(SAMPLE_DIR), "--out", str(tmp_path / "a"), "--workers", "1"]) == 0
+    monkeypatch.setattr(local, "WHOLE_BLOCK", 2)
+    monkeypatch.setattr(spilled, "_RECORD", 3)
+    assert main(["run", str(SAMPLE_DIR), "--out", str(tmp_path / "b"), "--workers", "1"]) == 0
+    names = ("chunks.jsonl.gz", "qa/metrics.json", "qa/flagged.json", "stages/excel_chunks.jsonl")
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name

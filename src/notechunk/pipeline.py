@@ -174,7 +174,7 @@ def stream(
     cfg_key = config_key(cfg, code_fingerprint())
     keys: list[tuple[str, str | None]] = []
 
-    def results() -> Iterator[tuple[FileResult, TermBlock, GlossaryStats]]:
+    def results() -> Iterator[tuple[FileResult, TermBlock | None, GlossaryStats]]:
         for o, block, stats in process_files(
             found.files,
             cfg,

@@ -105,21 +105,21 @@ def spill(
     with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
         for r, block, gstats in results:
-            if block is None:
-                block = term_block(r.chunks)
             for kind in _KINDS:
                 mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
                 if not mask.any():
                     continue
                 mine = [c for c in r.chunks if c.source_type == kind]
-                kblock = block if mask.all() else subset(block, mask)
+                kblock = None if block is None else block if mask.all() else subset(block, mask)
                 for lo in range(0, len(mine), _RECORD):
                     part = tuple(mine[lo : lo + _RECORD])
                     writers[kind].add(FileResult(source=r.source, chunks=part))
-                    whole = len(part) == len(mine)
-                    terms[kind].add(
-                        to_arrays(kblock if whole else doc_range(kblock, lo, lo + len(part)))
-                    )
+                    if kblock is None:  # made here, a record at a time
+                        terms[kind].add(to_arrays(term_block(part)))
+                    elif len(part) == len(mine):
+                        terms[kind].add(to_arrays(kblock))
+                    else:
+                        terms[kind].add(to_arrays(doc_range(kblock, lo, lo + len(part))))
                     hashes[kind].append(_key_hashes(part, cfg))
                     omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
             if cfg.enrich.acronyms:

@@ -27,7 +27,7 @@ from notechunk.process import FileOutcome, process_batch
 from notechunk.qa.termblock import TermBlock, term_block
 
 Progress = Callable[[str, int, int], None]
-Processed = tuple[FileOutcome, TermBlock, GlossaryStats]
+Processed = tuple[FileOutcome, TermBlock | None, GlossaryStats]
 """A file's outcome, the token block of its chunks (the retrieval passes' input) and its
 glossary statistics: per-file work, so made in the worker."""
 """progress(stage, done, total): called as work finishes."""
@@ -119,8 +119,17 @@ def process_with_terms(
     files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
 ) -> list[Processed]:
     """`process.process_batch`, each outcome with its chunks' token block and glossary
-    statistics."""
+    statistics. A file of more than `WHOLE_BLOCK` chunks gets no block (None): the spill
+    makes one a record at a time, so a million-row sheet's tokens are never held whole
+    next to its chunks."""
     return [
-        (o, term_block(o.result.chunks), glossary_stats(o.result.chunks))
+        (
+            o,
+            term_block(o.result.chunks) if len(o.result.chunks) <= WHOLE_BLOCK else None,
+            glossary_stats(o.result.chunks),
+        )
         for o in process_batch(files, cfg, cache_root, cfg_key)
     ]
+
+
+WHOLE_BLOCK = 50_000

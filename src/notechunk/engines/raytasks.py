@@ -31,7 +31,7 @@ import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import FileResult
+from notechunk.chunk import Chunk, FileResult
 from notechunk.config import Config
 from notechunk.corpus import dedupe_key, key_hash
 from notechunk.discover import SourceFile
@@ -95,7 +95,7 @@ def _rows(
     file: int,
     r: FileResult,
     key: str | None,
-    block: TermBlock,
+    block: TermBlock | None,
     stats: GlossaryStats,
     cfg: Config,
 ) -> Columns:
@@ -126,13 +126,22 @@ def _rows(
             "extras": encode_extras(extras) if part == 0 else b"",
             "glossary": enc.encode(stats) if part == 0 else b"",
             "defines": defines,
-            "terms": pack(to_arrays(block if mask.all() else subset(block, mask))),
+            "terms": pack(to_arrays(_part_block(block, mask, mine))),
             "hashes": np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes(),
             "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
         }
         for name, value in row.items():
             cols[name].append(value)
     return cols
+
+
+def _part_block(
+    block: TermBlock | None, mask: NDArray[np.bool_], mine: Sequence[Chunk]
+) -> TermBlock:
+    """A part's token block: cut from the file's, or made here (a huge file has none)."""
+    if block is None:
+        return term_block(mine)
+    return block if mask.all() else subset(block, mask)
 
 
 def encode_extras(r: FileResult) -> bytes:
