@@ -154,7 +154,7 @@ def test_covid_fixed_chars_matches_the_anchor(tmp_path: Path) -> None:
 
 
 def test_bundled_sample_counts_its_sheet_rows(tmp_path: Path) -> None:
-    from notechunk.config import resolve_config
+    from notechunk.config_toml import resolve_config
     from notechunk.evaluate.run import SAMPLE_DIR
     from notechunk.gathered import collect
 

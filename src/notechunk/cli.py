@@ -18,7 +18,8 @@ from typing import Any
 
 from notechunk import __version__
 from notechunk.cli_help import ABOUT, COMMANDS, EXAMPLES
-from notechunk.config import Config, resolve_config, to_toml
+from notechunk.config import Config
+from notechunk.config_toml import resolve_config, to_toml
 from notechunk.errors import ConfigError, MissingExtra, NotechunkError, UsageError
 
 SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
