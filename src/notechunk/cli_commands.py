@@ -78,7 +78,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from notechunk.qa.report import build_report
+    from notechunk.qa.rebuild import build_report
 
     if not (args.out / "qa").is_dir():
         raise UsageError(f"{args.out}: not a notechunk output folder (no qa/)")

@@ -37,8 +37,9 @@ from notechunk.io.jsonio import (
 from notechunk.io.parquet import ChunkParquetWriter
 from notechunk.qa.enrichment import dangling_row, enrichment_json, enrichment_markdown
 from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
-from notechunk.qa.report import MAX_TABLE_ROWS, render_report
+from notechunk.qa.report import render_report
 from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
+from notechunk.qa.widgets import MAX_TABLE_ROWS
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 _DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
