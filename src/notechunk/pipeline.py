@@ -37,8 +37,9 @@ from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key
 from notechunk.io.parquet import require_pyarrow
 from notechunk.qa.artifacts import stream_source_view, write_stream
-from notechunk.qa.metrics import Metrics, compute_metrics
+from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
+from notechunk.qa.tally import compute_metrics
 from notechunk.spilled import scored
 
 

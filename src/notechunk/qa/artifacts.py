@@ -36,9 +36,10 @@ from notechunk.io.jsonio import (
 )
 from notechunk.io.parquet import ChunkParquetWriter
 from notechunk.qa.enrichment import dangling_row, enrichment_json, enrichment_markdown
-from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
+from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
 from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
+from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
