@@ -126,7 +126,8 @@ def test_inspect_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_config_show_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import tomllib
 
-    from notechunk.config import Config, config_from_dict
+    from notechunk.config import Config
+    from notechunk.config_toml import config_from_dict
 
     assert main(["config", "show"]) == 0
     text = capsys.readouterr().out

@@ -8,14 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from notechunk.config import (
-    DEFAULT_CONTEXT_DEAD_PHRASES,
-    Config,
-    config_from_dict,
-    load_config,
-    resolve_config,
-    to_toml,
-)
+from notechunk.config import DEFAULT_CONTEXT_DEAD_PHRASES, Config
+from notechunk.config_toml import config_from_dict, load_config, resolve_config, to_toml
 from notechunk.errors import ConfigError
 
 

@@ -26,7 +26,7 @@ from notechunk.engines.raytasks import (
     unpack,
     unpack_stats,
 )
-from notechunk.pipeline import collect
+from notechunk.gathered import collect
 from notechunk.qa.bm25index import Postings, fill_index, merge_stats
 from notechunk.spilled import chunk_scores, mark_duplicates, scored
 

@@ -12,7 +12,8 @@ import pytest
 from notechunk.cli import main
 from notechunk.config import Config, EnrichConfig
 from notechunk.errors import ConfigError
-from notechunk.pipeline import collect, run
+from notechunk.gathered import collect
+from notechunk.pipeline import run
 
 BANKING = """# Banking
 

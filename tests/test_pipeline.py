@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from notechunk import pipeline
+from notechunk import gathered
 from notechunk.config import Config
-from notechunk.pipeline import collect, run
+from notechunk.gathered import collect
+from notechunk.pipeline import run
 
 
 def notes(tmp_path: Path) -> Path:
@@ -77,7 +78,7 @@ def test_editing_a_rule_redoes_the_work(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.undo()
     run(src, fresh, Config())
     monkeypatch.setattr("notechunk.finish.semantic_type", lambda text, source_type: "edited")
-    monkeypatch.setattr(pipeline, "code_fingerprint", lambda: "edited-code")
+    monkeypatch.setattr(gathered, "code_fingerprint", lambda: "edited-code")
     run(src, fresh, Config())
     assert {c["semantic_type"] for c in shipped(fresh)} == {"edited"}
 

@@ -55,7 +55,8 @@ def test_import_is_light() -> None:
     probe = (
         "import sys, json, notechunk\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith("
-        "('notechunk.pipeline', 'notechunk.api', 'langchain', 'llama_index', 'tokenizers')))))"
+        "('notechunk.pipeline', 'notechunk.gathered', 'notechunk.api', "
+        "'langchain', 'llama_index', 'tokenizers')))))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     res = subprocess.run(

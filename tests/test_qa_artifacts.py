@@ -14,8 +14,8 @@ import pytest
 
 import qa_fixtures as fx
 from notechunk.config import Config, QAConfig
-from notechunk.qa.artifacts import neutralise_cell
-from notechunk.qa.report import build_report
+from notechunk.qa.contents import neutralise_cell
+from notechunk.qa.rebuild import build_report
 from qa_fixtures import finalize
 
 FILES = (

@@ -6,7 +6,8 @@ import qa_fixtures as fx
 from notechunk.chunk import SheetReport
 from notechunk.config import DedupeConfig
 from notechunk.corpus import dedupe
-from notechunk.qa.metrics import Metrics, compute_metrics, location, score_histogram, word_histogram
+from notechunk.qa.metrics import Metrics, location, score_histogram, word_histogram
+from notechunk.qa.tally import compute_metrics
 
 
 def test_totals_and_labels() -> None:

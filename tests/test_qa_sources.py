@@ -13,7 +13,7 @@ from notechunk.chunk import Chunk, DiscardedRow
 from notechunk.cli import main
 from notechunk.corpus import Corpus
 from notechunk.qa import sources, sources_html
-from notechunk.qa.report import build_report
+from notechunk.qa.rebuild import build_report
 from notechunk.qa.sources import Card, FileView, Gap, layout, page_name, source_lines
 
 EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'

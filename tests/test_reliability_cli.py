@@ -311,12 +311,12 @@ def test_an_unexpected_error_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The last line of defence: a bug is one line and exit 1, never a traceback."""
-    from notechunk import cli
+    from notechunk import cli, cli_run
 
     def broken(_: object) -> int:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "cmd_demo", broken)
+    monkeypatch.setattr(cli_run, "cmd_demo", broken)
     parser = cli.build_parser()
     monkeypatch.setattr(cli, "build_parser", lambda: parser)
     for action in parser._subparsers._group_actions:  # type: ignore[union-attr]

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notechunk.config import Config, SheetsConfig, Template, config_from_dict
+from notechunk.config import Config, SheetsConfig, Template
+from notechunk.config_toml import config_from_dict
 from notechunk.errors import InputError
 from notechunk.process import process_sheet
 from notechunk.sheets import process_sheet_file, suggest_templates
@@ -265,7 +266,7 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
     import tomllib
 
     doc = tomllib.loads(out)
-    from notechunk.config import config_from_dict
+    from notechunk.config_toml import config_from_dict
 
     cfg = config_from_dict(doc)
     res = process_sheet_file(p, "geo/passes.xlsx", cfg)

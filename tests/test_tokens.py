@@ -250,7 +250,7 @@ def test_config_keys_round_trip_through_config_show(
     import tomllib
 
     from notechunk.cli import main
-    from notechunk.config import config_from_dict
+    from notechunk.config_toml import config_from_dict
 
     toml = 'tokenizer = "hf:minilm"\nmax_tokens = 256\n[markdown]\nwindow_max_tokens = 200\n'
     (tmp_path / "notechunk.toml").write_text(toml, encoding="utf-8")

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk, FileError, FileResult
-from notechunk.config import Config, load_config, resolve_config
+from notechunk.config import Config
+from notechunk.config_toml import load_config, resolve_config
 from notechunk.errors import InputError, MissingExtra, UsageError
 
 if TYPE_CHECKING:

@@ -80,7 +80,7 @@ class Job:
 
 def prepare(args: argparse.Namespace) -> Job:
     """Check every argument, make OUT usable and read the questions: no chunking yet."""
-    from notechunk.config import resolve_config
+    from notechunk.config_toml import resolve_config
     from notechunk.discover import discover
     from notechunk.evaluate.questions import load_questions
     from notechunk.evaluate.retrieve import get_retrievers, parse_retrievers

@@ -8,13 +8,12 @@ qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
 semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json,
 enrichment.json}, report.html, sources/ (every chunk shown in its file: `qa.sources`).
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
-table of contents), so nothing omitted goes unexplained; each carries a `reason`.
+table of contents), so nothing omitted goes unexplained; each carries a `reason`. What
+the qa/ tables and summary.md hold is made in `contents`; this module writes.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
@@ -35,186 +34,25 @@ from notechunk.io.jsonio import (
     write_text,
 )
 from notechunk.io.parquet import ChunkParquetWriter
-from notechunk.qa.enrichment import dangling_row, enrichment_json, enrichment_markdown
-from notechunk.qa.metrics import Metrics, MetricsTally, location, snippet
-from notechunk.qa.report import MAX_TABLE_ROWS, render_report
+from notechunk.qa.contents import (
+    FLAGGED_COLUMNS,
+    csv_bytes,
+    csv_rows,
+    discarded_csv,
+    discarded_rows_json,
+    errors_json,
+    flag_reason,
+    flagged_line,
+    is_flagged,
+    summary_markdown,
+)
+from notechunk.qa.enrichment import dangling_row, enrichment_json
+from notechunk.qa.metrics import Metrics, location, snippet
+from notechunk.qa.report import render_report
 from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
+from notechunk.qa.tally import MetricsTally
+from notechunk.qa.widgets import MAX_TABLE_ROWS
 from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
-
-_DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r", "\0")
-
-FLAGGED_COLUMNS: tuple[str, ...] = (
-    "id", "source", "source_type", "location", "section_path", "sheet", "row", "lines",
-    "quality", "omit", "reason", "flags", "duplicate_of", "word_count", "template",
-    "semantic_type", "retrieval_score", "text",
-)  # fmt: skip
-DISCARDED_COLUMNS: tuple[str, ...] = (
-    "source", "sheet", "row", "rule", "measured", "threshold", "explanation", "cells",
-)  # fmt: skip
-
-
-def neutralise_cell(value: object) -> str:
-    """A CSV cell a spreadsheet will not run as a formula: `'` before = + - @ tab CR NUL."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_DANGEROUS_START) else text
-
-
-def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
-    """UTF-8 (with BOM, for Excel) CSV, every cell neutralised, CRLF row ends."""
-    return "\ufeff".encode() + _csv_rows([header]) + _csv_rows(rows)
-
-
-def _csv_rows(rows: Iterable[Sequence[object]]) -> bytes:
-    """CSV lines (no BOM) of `rows`, every cell neutralised."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    for row in rows:
-        writer.writerow([neutralise_cell(v) for v in row])
-    return buf.getvalue().encode("utf-8")
-
-
-def flag_reason(c: Chunk, cfg: Config) -> str:
-    """Why a chunk is flagged, in one line (thresholds from `cfg`)."""
-    bands = cfg.quality.markdown if c.source_type == "markdown" else cfg.quality.spreadsheet
-    fate = "omitted" if c.omit else "kept"
-    if c.duplicate_of is not None:
-        return f"duplicate of {c.duplicate_of}: omitted"
-    if "toc" in c.flags:
-        return "toc: a table of contents, not content: omitted"
-    if c.quality == "context_dead":
-        phrase = next((f.split(":", 1)[1] for f in c.flags if f.startswith("context_dead:")), "")
-        said = f" {phrase!r}" if phrase else " a context-dead phrase"
-        return f"context_dead: starts with{said}: {fate}"
-    if c.quality == "too_long":
-        return f"too_long: {c.word_count} words > {bands.max_words}: {fate}"
-    if c.quality == "too_long_tokens":
-        return f"too_long_tokens: {c.token_count} tokens > {cfg.max_tokens}: {fate}"
-    if c.quality == "fragment":
-        return f"fragment: {c.word_count} words < {bands.fragment_words}: {fate}"
-    if c.quality == "short":
-        return f"short: {c.word_count} words < {bands.short_words}: {fate}"
-    return f"omitted by its runner ({', '.join(c.flags) or 'no flag'})" if c.omit else "ok"
-
-
-def is_flagged(c: Chunk) -> bool:
-    return c.quality != "ok" or c.omit
-
-
-def flagged_rows(chunks: Sequence[Chunk], cfg: Config) -> list[dict[str, Any]]:
-    return [
-        {**c.to_json(), "location": location(c), "reason": flag_reason(c, cfg)}
-        for c in chunks
-        if is_flagged(c)
-    ]
-
-
-def _cell(value: object) -> object:
-    if isinstance(value, list):
-        return " > ".join(str(v) for v in value) if value else ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else value
-
-
-def _flagged_line(r: dict[str, Any]) -> list[object]:
-    out: list[object] = []
-    for col in FLAGGED_COLUMNS:
-        v = r.get(col)
-        if col == "flags":
-            out.append(";".join(v or []))
-        elif col == "lines":
-            out.append(f"{v[0]}-{v[1]}" if v else "")
-        else:
-            out.append(_cell(v))
-    return out
-
-
-def discarded_rows_json(discarded: Sequence[DiscardedRow]) -> list[dict[str, Any]]:
-    """Sorted by (source, sheet, row); `columns` keeps the header order the dict loses."""
-    ordered = sorted(discarded, key=lambda d: (d.source, d.sheet, d.row, d.rule))
-    return [{**d.to_json(), "columns": [h for h, _ in d.cells]} for d in ordered]
-
-
-def _discarded_csv(rows: Sequence[dict[str, Any]]) -> bytes:
-    def line(r: dict[str, Any]) -> list[object]:
-        cells = "; ".join(f"{h}: {r['cells'].get(h, '')}" for h in r["columns"])
-        return [_cell(r[c]) for c in DISCARDED_COLUMNS[:-1]] + [cells]
-
-    return csv_bytes(DISCARDED_COLUMNS, (line(r) for r in rows))
-
-
-def errors_json(errors: Sequence[FileError]) -> list[dict[str, str]]:
-    return [e.to_json() for e in sorted(errors, key=lambda e: (e.source, e.stage, e.reason))]
-
-
-def sample(chunks: Sequence[Chunk], size: int, seed: int) -> list[Chunk]:
-    """`size` surviving chunks drawn with `random.Random(seed)`, in output order."""
-    surviving = [c for c in chunks if not c.omit]
-    k = min(size, len(surviving))
-    picks = sorted(random.Random(seed).sample(range(len(surviving)), k))
-    return [surviving[i] for i in picks]
-
-
-def summary_markdown(
-    metrics: Metrics, semantic: dict[str, Any], enrichment: dict[str, Any] | None = None
-) -> str:
-    """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
-    m = metrics
-    lines = [
-        "# notechunk QA summary",
-        "",
-        "| figure | value |",
-        "| --- | --- |",
-        f"| chunks (all) | {m.total} |",
-        f"| surviving (in chunks.jsonl.gz) | {m.surviving} |",
-        f"| omitted | {m.omitted} |",
-        f"| exact duplicates | {m.duplicates} |",
-        f"| flagged | {m.flagged} |",
-        f"| average words (surviving) | {m.avg_words_surviving} |",
-        f"| mean retrieval score (surviving) | {m.retrieval_score_mean} |",
-        f"| discarded sheet rows | {m.discarded_rows} |",
-        f"| files with errors | {m.errors} |",
-        "",
-        "## Quality labels",
-        "",
-        "| label | all | surviving |",
-        "| --- | --- | --- |",
-    ]
-    lines += [f"| {q} | {n} | {m.quality_surviving[q]} |" for q, n in m.quality.items()]
-    lines += ["", "## Source types", "", "| type | total | surviving | omitted |"]
-    lines += ["| --- | --- | --- | --- |"]
-    lines += [
-        f"| {t} | {v.total} | {v.surviving} | {v.omitted} |" for t, v in m.source_type.items()
-    ]
-    sh = m.sheets
-    lines += [
-        "",
-        "## Sheet conservation",
-        "",
-        f"{sh.sheets} sheet(s); read: {sh.data_rows} data rows = {sh.chunks} chunks"
-        f" + {sh.discarded} discarded ({sh.blank_rows} blank rows counted)."
-        f" Conserved: {'yes' if sh.conserved else 'NO'}.",
-    ]
-    for b in sh.not_conserved:
-        unread = f" ({b.unread_rows} not read)" if b.unread_rows else ""
-        lines.append(
-            f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}{unread}"
-        )
-    lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
-    lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
-    if enrichment is not None:
-        lines += ["", *enrichment_markdown(m, enrichment)]
-    lines += ["", f"## Lowest retrieval scores ({len(m.lowest_retrieval_scores)})", ""]
-    for row in m.lowest_retrieval_scores:
-        text = row.text.replace("|", "\\|")
-        lines.append(f"- {row.retrieval_score:.4f} `{row.id}` {row.location}: {text}")
-    lines += [
-        "",
-        "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
-        " semantic_types.json, enrichment.json, sample.jsonl; ../report.html.",
-        "",
-    ]
-    return "\n".join(lines)
 
 
 def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
@@ -348,7 +186,7 @@ def write_stream(
             if is_flagged(c):
                 row = {**c.to_json(), "location": location(c), "reason": flag_reason(c, cfg)}
                 items.add(row)
-                fcsv.write(_csv_rows([_flagged_line(row)]))
+                fcsv.write(csv_rows([flagged_line(row)]))
                 if len(head) < MAX_TABLE_ROWS:
                     head.append(row)
                 n_flagged += 1
@@ -377,7 +215,7 @@ def write_stream(
     write_json(qa / "enrichment.json", enrichment)
     write_json(qa / "semantic_types.json", semantic)
     write_json(qa / "discarded_rows.json", drows)
-    atomic_write_bytes(qa / "discarded_rows.csv", _discarded_csv(drows))
+    atomic_write_bytes(qa / "discarded_rows.csv", discarded_csv(drows))
     write_json(qa / "errors.json", errs)
     where = {r["id"]: r["source"] for r in head} | {c.id: c.source for *_, c in tally.lowest}
     html = render_report(

@@ -1,0 +1,103 @@
+"""build_report: OUT/report.html again from the QA artifacts alone (`notechunk report OUT`).
+
+Each qa/ file is checked for its kind (a list of objects, or an object) and a file that
+lacks what the page needs is a one-line `UsageError` naming it, never a traceback; the
+chunks link to the source view when OUT has one. Apart from `report` (which renders in
+memory, pure) because this is the side that reads and writes files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from notechunk.errors import UsageError
+from notechunk.io.jsonio import write_text
+from notechunk.qa.metrics import Metrics
+from notechunk.qa.report import render_report
+
+
+def _load(qa: Path, name: str, default: Any) -> Any:
+    """A QA file's JSON (`default` when absent), of the same kind as `default` (a list of
+    objects, or an object); anything else is a `UsageError` naming the file."""
+    path = qa / name
+    if not path.is_file():
+        return default
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(
+            f"{path}: not readable JSON ({_short(exc)}); run notechunk again"
+        ) from None
+    if isinstance(default, list):
+        ok = isinstance(data, list) and all(isinstance(row, dict) for row in data)
+    else:
+        ok = isinstance(data, dict)
+    if not ok:
+        kind = "a list of objects" if isinstance(default, list) else "an object"
+        raise UsageError(f"{path}: not {kind}; run notechunk again")
+    return data
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:120]
+
+
+def build_report(out: Path) -> Path:
+    """Rebuild OUT/report.html from OUT/qa/*.json (missing files count as empty)."""
+    qa = out / "qa"
+    try:
+        metrics = Metrics.from_json(_load(qa, "metrics.json", {}))
+    except ValueError as exc:
+        raise UsageError(f"{out}: {exc}") from None
+    loaded = {
+        name: _load(qa, name, default)
+        for name, default in (
+            ("flagged.json", []),
+            ("discarded_rows.json", []),
+            ("errors.json", []),
+            ("semantic_types.json", {}),
+            ("enrichment.json", {}),
+        )
+    }
+    try:
+        html = render_report(
+            metrics,
+            loaded["flagged.json"],
+            loaded["discarded_rows.json"],
+            loaded["errors.json"],
+            loaded["semantic_types.json"],
+            _chunk_sources(out),
+            enrichment=loaded["enrichment.json"],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise UsageError(
+            f"{qa}: a file lacks what the report needs ({type(exc).__name__}: {_short(exc)}); "
+            "run notechunk again"
+        ) from None
+    path = out / "report.html"
+    write_text(path, html)
+    return path
+
+
+def _chunk_sources(out: Path) -> dict[str, str] | None:
+    """Chunk id -> source from OUT's stage files (every chunk, omitted too), when OUT has
+    a source view to link to; None otherwise."""
+    from notechunk.qa.sources import INDEX, SOURCES_DIR
+
+    if not (out / SOURCES_DIR / INDEX).is_file():
+        return None
+    found: dict[str, str] = {}
+    for name in ("markdown_chunks.jsonl", "excel_chunks.jsonl"):
+        path = out / "stages" / name
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                try:
+                    data = json.loads(line) if line.strip() else None
+                    if data is not None:
+                        found[str(data["id"])] = str(data["source"])
+                except (ValueError, KeyError, TypeError, IndexError):
+                    continue  # a damaged line only costs its link
+    return found
