@@ -11,10 +11,11 @@ Throughput: files/s, MB/s (source bytes) and rows/s (sheet data rows; chunks/s f
 Markdown), wall clock with start-up included; the fixed cost of each configuration (a
 run over one small file: imports, Ray's start and shutdown) is measured once and
 printed, so a cluster can be sized from the steady rate. Memory, sampled every 50 ms
-from /proc: the driver's peak (VmHWM of the `notechunk run` process), the largest worker
-process's peak (the local pool's processes; Ray's `ray::` worker processes) and the
-peak of the whole process tree's RSS summed (Ray's object store is shared memory, so
-the sum counts its pages once per process that touched them).
+from /proc, each as peak RSS (VmHWM) / the largest private memory sampled (RssAnon):
+the driver (the `notechunk run` process), the largest worker process (the local pool's
+processes; Ray's `ray::` worker processes), and summed over the whole process tree (Ray's
+own processes too). Ray's object store is shared memory: RSS counts its pages in every
+process that touched them, private memory does not count them at all.
 
 Identity: every run's chunks.jsonl.gz and qa/* are compared byte for byte with the
 first local run of the same corpus: IDENTICAL or DIFFERENT (the files) per configuration.
@@ -62,13 +63,15 @@ class Config:
         return cmd
 
 
+PEAKS = ("driver", "driver_private", "worker", "worker_private", "tree", "tree_private")
+
+
 @dataclass(frozen=True)
 class Sample:
     wall: float
-    driver: int  # bytes: VmHWM of the run's own process
-    worker: int  # the largest worker process's VmHWM
-    total: int  # the largest sum of VmRSS over the process tree
     files: int  # as the run's summary line counts them
+    peaks: dict[str, int]  # bytes, by PEAKS: VmHWM and the largest RssAnon sampled of the
+    # run's own process, of the largest worker process, and summed over the process tree
 
 
 def _proc(pid: int, name: str) -> bytes:
@@ -115,16 +118,23 @@ def measure(cfg: Config, src: Path, out: Path) -> Sample:
     start = time.perf_counter()
     with open(log, "wb") as fh:  # a file, not a pipe: the progress lines never block the run
         proc = subprocess.Popen(cfg.argv(src, out), env=env, stdout=fh, stderr=fh)
-    driver = worker = total = 0
+    peaks = dict.fromkeys(PEAKS, 0)
     while proc.poll() is None:
         procs = tree(proc.pid)
-        total = max(total, sum(_kb(s, b"VmRSS:") for s, _ in procs.values()))
+        got = dict.fromkeys(PEAKS, 0)
         for pid, (status, cmd) in procs.items():
-            hwm = _kb(status, b"VmHWM:")
+            rss, private = _kb(status, b"VmRSS:"), _kb(status, b"RssAnon:")
+            got["tree"] += rss
+            got["tree_private"] += private
             if pid == proc.pid:
-                driver = max(driver, hwm)
+                who = "driver"
             elif cfg.engine == "local" or any(cmd.startswith(m) or m in cmd for m in RAY_WORKER):
-                worker = max(worker, hwm)
+                who = "worker"
+            else:
+                continue
+            got[who] = max(got[who], _kb(status, b"VmHWM:"))
+            got[who + "_private"] = max(got[who + "_private"], private)
+        peaks = {k: max(v, got[k]) for k, v in peaks.items()}
         time.sleep(0.05)
     wall = time.perf_counter() - start
     said = log.read_text(encoding="utf-8", errors="replace")
@@ -132,7 +142,7 @@ def measure(cfg: Config, src: Path, out: Path) -> Sample:
     if proc.returncode not in (0, 1):
         sys.exit(f"{cfg.label} on {src} failed ({proc.returncode}): {said.strip()[-600:]}")
     files = int(FILES.findall(said)[-1]) if FILES.search(said) else 0
-    return Sample(wall, driver, worker, total, files)
+    return Sample(wall, files, peaks)
 
 
 def digests(out: Path) -> dict[str, str]:
@@ -176,25 +186,22 @@ def bench_corpus(
     for cfg in configs:
         files = walls[cfg][0].files
         wall = statistics.median(s.wall for s in walls[cfg])
-        peak = {
-            key: max(getattr(s, key) for s in walls[cfg]) / 1e6
-            for key in ("driver", "worker", "total")
-        }
+        peak = {key: max(s.peaks[key] for s in walls[cfg]) / 1e6 for key in PEAKS}
+        mem = " | ".join(f"{peak[k]:.0f} / {peak[k + '_private']:.0f}" for k in PEAKS[::2])
         verdict = "IDENTICAL" if not differ[cfg] else "DIFFERENT " + ", ".join(sorted(differ[cfg]))
-        rates.append(f"{cfg.label} {files / wall:.1f}")
+        rates.append(f"{cfg.label} {files / wall:.3g}")
         row_rate = f"{rows:,} | {rows / wall:,.0f}" if rows else "0 | -"
         print(
-            f"| {name} | {cfg.label} | {files} | {mb:.1f} | {wall:.1f} | {files / wall:.1f} "
+            f"| {name} | {cfg.label} | {files} | {mb:.1f} | {wall:.1f} | {files / wall:.3g} "
             f"| {mb / wall:.2f} | {chunks:,} | {chunks / wall:,.0f} | {row_rate} "
-            f"| {peak['driver']:.0f} | {peak['worker']:.0f} | {peak['total']:.0f} | {verdict} |",
+            f"| {mem} | {verdict} |",
             flush=True,
         )
         table.append(
             {"corpus": name, "config": cfg.label, "files": files, "mb": round(mb, 2),
              "chunks": chunks, "rows": rows, "wall_s": [round(s.wall, 2) for s in walls[cfg]],
-             "median_s": round(wall, 2), "driver_peak_mb": round(peak["driver"]),
-             "worker_peak_mb": round(peak["worker"]), "tree_peak_mb": round(peak["total"]),
-             "identity": verdict}
+             "median_s": round(wall, 2), "identity": verdict,
+             **{f"{k}_peak_mb": round(v) for k, v in peak.items()}}
         )  # fmt: skip
     return table, f"TARGET throughput, {name}, files/s: {', '.join(rates)} (measured; no target)"
 
@@ -248,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             corpora.append((f"{args.rows:,} CSV rows", work / "csv"))
         print(
             "\n| corpus | config | files | MB | wall s | files/s | MB/s | chunks | chunks/s "
-            "| rows | rows/s | driver peak MB | worker peak MB | all processes MB | identity |\n"
+            "| rows | rows/s | driver peak / private MB | largest worker peak / private MB "
+            "| all processes RSS / private MB | identity |\n"
             "|" + " --- |" * 15
         )
         speeds = []
