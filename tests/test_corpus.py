@@ -6,12 +6,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from notechunk import spilled
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config, DedupeConfig
 from notechunk.corpus import dedupe, gather, originals, score
+from notechunk.enrich.glossary import glossary_stats
 from notechunk.finish import finish_file
 from notechunk.qa.retrievability import retrieval_scores
+from notechunk.qa.termblock import term_block
 from notechunk.spilled import deduped, spill, spilled_scores, with_score
 
 CFG = Config()
@@ -63,8 +67,14 @@ def test_score_sets_every_score() -> None:
     assert out[0].retrieval_score == 1.0
 
 
-def test_the_spilled_passes_equal_the_in_memory_ones(tmp_path: Path) -> None:
-    """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score."""
+@pytest.mark.parametrize("record", [8_192, 3, 1])
+@pytest.mark.parametrize("made_by_worker", [False, True])
+def test_the_spilled_passes_equal_the_in_memory_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, made_by_worker: bool
+) -> None:
+    """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score,
+    whether a file is one spill record or cut into records of `record` chunks."""
+    monkeypatch.setattr(spilled, "_RECORD", record)
     texts = ["Doxycycline", "Article 21 protects life.", "Doxycycline", "Monsoon rain in June."]
     results = [
         FileResult(
@@ -77,7 +87,12 @@ def test_the_spilled_passes_equal_the_in_memory_ones(tmp_path: Path) -> None:
     sheet = finish_file(Pieces(source="p.csv", source_type="spreadsheet", pieces=rows), CFG)
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
-    sc = spill(((r, None) for r in results), tmp_path, CFG)
+    given = (
+        ((r, term_block(r.chunks), glossary_stats(r.chunks)) for r in results)
+        if made_by_worker
+        else ((r, None, None) for r in results)
+    )
+    sc = spill(given, tmp_path, CFG)
     assert list(deduped(sc)) == memory
     assert sc.surviving == sum(1 for c in memory if not c.omit)
     for size in (2, 5, 1000):
@@ -102,3 +117,32 @@ def test_originals_match_dedupe_on_random_keys() -> None:
         else:
             first[key] = i
             assert got[i] == -1
+
+
+@pytest.mark.parametrize("record", [8_192, 1])
+def test_acronyms_expand_per_file_whatever_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int
+) -> None:
+    """With enrich.acronyms, a file's own definitions are not repeated in its chunks even
+    when the file is cut into several spill records; other files get the expansion."""
+    monkeypatch.setattr(spilled, "_RECORD", record)
+    cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
+    who = FileResult(
+        source="who.md",
+        chunks=(
+            chunk("The World Health Organization (WHO) was set up in 1948.", "who.md", ("A",), 1),
+            chunk("The WHO is based in Geneva and has six regional offices.", "who.md", ("B",), 3),
+        ),
+    )
+    other = FileResult(
+        source="news.md",
+        chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
+    )
+    sc = spill(((r, None, None) for r in (who, other)), tmp_path, cfg)
+    got = {c.text[:12]: c.acronyms for c in deduped(sc)}
+    assert got == {
+        "The World He": (),
+        "The WHO is b": (),
+        "In 2020 the ": (("WHO", "World Health Organization"),),
+    }
+    assert sc.glossary is not None and [e.acronym for e in sc.glossary.entries] == ["WHO"]

@@ -39,7 +39,19 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     result = FileResult(
         source="s.csv",
-        chunks=(Chunk(text="t", source="s.csv", source_type="spreadsheet", row=2, id="x"),),
+        chunks=(
+            Chunk(text="t", source="s.csv", source_type="spreadsheet", row=2, id="x"),
+            Chunk(
+                text="The Act applies.",
+                source="s.csv",
+                source_type="spreadsheet",
+                row=4,
+                id="y",
+                resolved=(("The Act", "Government of India Act 1858"),),
+                acronyms=(("WHO", "World Health Organization"),),
+                section_paths=(("A", "B"), ("C",)),
+            ),
+        ),
         discarded=(
             DiscardedRow(
                 source="s.csv",
@@ -68,8 +80,14 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     key = "ab" + "0" * 62
     assert cache.get(key) is None
     cache.put(key, result)
-    assert cache.get(key) == result
+    got = cache.get(key)
+    assert got == result
+    assert got is not None and type(got.discarded[0].measured) is int  # kept as measured
     path = tmp_path / "ab" / f"{key}.json"
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3  # the file's records, then a line per chunk
+    path.write_bytes(b"".join(lines[:2]))  # a chunk short: a miss
+    assert cache.get(key) is None
     path.write_text('{"source": 1}')  # a foreign shape is a miss, not a crash
     assert cache.get(key) is None
     path.write_text('{"trunc')

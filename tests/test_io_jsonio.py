@@ -6,6 +6,9 @@ import gzip
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from notechunk.chunk import Chunk
 from notechunk.io.jsonio import (
     dumps,
@@ -48,3 +51,26 @@ def test_jsonl_round_trip(tmp_path: Path) -> None:
     chunks = [md("x y", 1), Chunk(text="r", source="s.csv", source_type="spreadsheet", row=2)]
     write_jsonl(tmp_path / "s.jsonl", chunks)
     assert read_jsonl(tmp_path / "s.jsonl") == chunks
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([1e-5, 1e16, 1.5e300, 2.5e-7, 0.0001, 123456789.0])
+    | st.text()
+    | st.sampled_from(["3d0be682", "12e4", "1e5", "x1e5", "0.00001", "a 2e-3 b"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_JSON, st.sampled_from([None, 2]))
+@settings(max_examples=300, deadline=None)
+def test_dumps_is_the_bytes_of_json_dumps(obj: object, indent: int | None) -> None:
+    separators = (",", ":") if indent is None else (",", ": ")
+    want = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=separators, indent=indent)
+    assert dumps(obj, indent=indent) == want

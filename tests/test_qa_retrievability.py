@@ -159,3 +159,16 @@ def test_score_retrievability_sets_field() -> None:
     chunks = score([md("Lok Sabha has 543 elected seats.", 0)])
     assert chunks[0].retrieval_score == 1.0
     assert replace(chunks[0], retrieval_score=None) == md("Lok Sabha has 543 elected seats.", 0)
+
+
+def test_a_block_made_in_slices_is_the_block_made_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from notechunk.qa import termblock
+
+    chunks = [md(f"alpha beta. Gamma{k % 7}; delta{k % 11}\nepsilon{k}", k) for k in range(50)]
+    chunks[3] = replace(chunks[3], embed_text="something else entirely")  # indexed apart
+    whole = term_block(chunks)
+    monkeypatch.setattr(termblock, "_SLICE", 8)
+    sliced = term_block(chunks)
+    assert sliced.n_docs == whole.n_docs == 50
+    for name in ("doc_terms", "doc_of", "q_terms", "q_doc", "q_seg"):
+        assert np.array_equal(getattr(sliced, name), getattr(whole, name)), name

@@ -188,3 +188,39 @@ def test_file_views_cover_error_only_files() -> None:
     corpus = Corpus(errors=(FileError(source="bad.xlsx", stage="read", reason="not a zip"),))
     (view,) = sources.file_views(corpus, frozenset(), lambda _: None)
     assert view.source_type == "error" and "not a zip" in render(view)
+
+
+def test_a_huge_file_shows_its_first_items_and_says_where_the_rest_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sources, "MAX_PAGE_ITEMS", 3)
+    rows = [
+        Chunk(text=f"Row {i}.", source="big.csv", source_type="spreadsheet", row=i, id=f"r{i}")
+        for i in range(2, 12)
+    ]
+    rows[-1] = Chunk(
+        text="Row 11.", source="big.csv", source_type="spreadsheet", row=11, id="r11", omit=True
+    )
+    gone = tuple(
+        DiscardedRow(
+            source="big.csv",
+            sheet="s",
+            row=20 + i,
+            rule="blank",
+            cells=(),
+            measured=0.0,
+            threshold="empty",
+        )
+        for i in range(5)
+    )
+    extras = Corpus(discarded=gone)
+    sources.write_source_pages(
+        tmp_path, iter(rows), extras, lambda c: "r", lambda c: c.omit, None, {}
+    )
+    page = (tmp_path / "sources" / page_name("big.csv")).read_text()
+    assert page.count('id="c-r') == 3  # the first three chunks only
+    assert "10 chunks: 9 kept, 1 omitted, 1 flagged · 5 discarded rows" in page
+    assert "shows the first 3 chunks and 3 discarded rows" in page
+    index = (tmp_path / "sources" / "index.html").read_text()
+    cells = re.findall(r'<td class="num">(\d+)</td>', index)
+    assert cells == ["10", "9", "1", "1", "5", "0"]  # the whole file's counts

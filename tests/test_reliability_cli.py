@@ -263,3 +263,65 @@ EVAL_CASES = [
 @pytest.mark.parametrize("case", EVAL_CASES, ids=[c.id for c in EVAL_CASES])
 def test_eval_cli_case(tmp_path: Path, capfd: pytest.CaptureFixture[str], case: Case) -> None:
     test_cli_case(tmp_path, capfd, case)
+
+
+# --- `notechunk report OUT` over damaged QA files: one line naming the file, exit 2
+
+REPORT_DAMAGE = {
+    "metrics-list": ("metrics.json", "[1, 2]", "metrics.json: not an object"),
+    "metrics-junk": ("metrics.json", '{"total": "many"}', "metrics.json"),
+    "discarded-row-missing-keys": ("discarded_rows.json", '[{"source": "x"}]', "'rule'"),
+    "errors-object": ("errors.json", '{"a": 1}', "errors.json: not a list of objects"),
+    "semantic-torn": ("semantic_types.json", "{", "semantic_types.json: not readable JSON"),
+    "flagged-of-ints": ("flagged.json", "[1]", "flagged.json: not a list of objects"),
+    "flagged-missing-keys": ("flagged.json", '[{"id": 1}]', "'quality'"),
+    "enrichment-glossary-junk": ("enrichment.json", '{"glossary": [{"x": 1}]}', "'acronym'"),
+    "flagged-deep": ("flagged.json", "[" * 100_000 + "]" * 100_000, "flagged.json: not readable"),
+}
+
+
+@pytest.fixture(scope="module")
+def demo_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "out"
+    assert main(["demo", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.mark.parametrize(("name", "text", "said"), REPORT_DAMAGE.values(), ids=list(REPORT_DAMAGE))
+def test_report_over_damaged_qa_files(
+    demo_out: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    text: str,
+    said: str,
+) -> None:
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(demo_out, out)
+    (out / "qa" / name).write_text(text)
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err, err
+
+
+def test_an_unexpected_error_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last line of defence: a bug is one line and exit 1, never a traceback."""
+    from notechunk import cli
+
+    def broken(_: object) -> int:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(cli, "cmd_demo", broken)
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        action.choices["demo"].set_defaults(func=broken)  # type: ignore[index]
+    assert main(["demo"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("notechunk: internal error (ZeroDivisionError: division by zero)")
+    assert err.count("\n") == 1

@@ -476,3 +476,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say("interrupted")
         return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
+        say(f"internal error ({type(exc).__name__}: {exc}); please report it with the command")
+        return 1

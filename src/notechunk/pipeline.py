@@ -35,7 +35,7 @@ from notechunk.config import Config
 from notechunk.corpus import Corpus, score
 from notechunk.discover import SourceFile, discover
 from notechunk.engines.local import Progress, process_files
-from notechunk.enrich.glossary import Glossary, build_glossary, parse_glossary
+from notechunk.enrich.glossary import Glossary, GlossaryStats, build_glossary, parse_glossary
 from notechunk.errors import ConfigError, InputError, OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
@@ -174,8 +174,8 @@ def stream(
     cfg_key = config_key(cfg, code_fingerprint())
     keys: list[tuple[str, str | None]] = []
 
-    def results() -> Iterator[tuple[FileResult, TermBlock | None]]:
-        for o, block in process_files(
+    def results() -> Iterator[tuple[FileResult, TermBlock, GlossaryStats]]:
+        for o, block, stats in process_files(
             found.files,
             cfg,
             workers=workers,
@@ -184,7 +184,7 @@ def stream(
             progress=progress,
         ):
             keys.append((o.result.source, o.key))
-            yield o.result, block
+            yield o.result, block, stats
 
     spilled = spill(results(), work, cfg, found.errors, user)
     return Streamed(

@@ -11,7 +11,7 @@ so another engine can run the same passes on blocks of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -26,12 +26,21 @@ from notechunk.enrich.glossary import (
     GlossaryStats,
     build_glossary,
     expand_acronyms,
+    file_defines,
     glossary_stats,
     merge_all,
 )
 from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
 from notechunk.qa.retrievability import CorpusStats, build_index, merge_stats, score_block
-from notechunk.qa.termblock import TermBlock, concat, from_arrays, subset, term_block, to_arrays
+from notechunk.qa.termblock import (
+    TermBlock,
+    concat,
+    doc_range,
+    from_arrays,
+    subset,
+    term_block,
+    to_arrays,
+)
 
 SCORE_BLOCK = 8_192
 
@@ -68,18 +77,20 @@ class SpilledCorpus:
 
 _KINDS = ("markdown", "spreadsheet")
 _MERGE_EVERY = 256  # glossary statistics merged every so many files (memory stays small)
+_RECORD = 8_192  # chunks per spill record: a million-row sheet is never encoded at once
 
 
 def spill(
-    results: Iterable[tuple[FileResult, TermBlock | None]],
+    results: Iterable[tuple[FileResult, TermBlock | None, GlossaryStats | None]],
     folder: Path,
     cfg: Config,
     discovery_errors: Iterable[FileError] = (),
     user: Sequence[tuple[str, str]] = (),
 ) -> SpilledCorpus:
-    """Pass 0: every file's result to disk as it arrives, with its token block (made here
-    when None), Markdown and sheets apart (output order is Markdown, then sheets), its
-    dedupe key hashes and its glossary statistics; only small records stay in memory.
+    """Pass 0: every file's result to disk as it arrives, with its token block, Markdown
+    and sheets apart (output order is Markdown, then sheets), its dedupe key hashes and
+    its glossary statistics (block and statistics made here when None, as the workers
+    make them); only small records stay in memory.
     Then the glossary (with the `user` entries) and, when `enrich.acronyms` expands
     anything, pass 1 (`_expanded`): the spill rewritten with the final `embed_text`."""
     hashes: dict[str, list[NDArray[np.uint64]]] = {k: [] for k in _KINDS}
@@ -88,23 +99,32 @@ def spill(
     reports: list[SheetReport] = []
     errors = list(discovery_errors)
     stats: list[GlossaryStats] = []
+    owns: dict[str, set[str]] = {}  # with enrich.acronyms: what each file defines
     paths = {"markdown": folder / "markdown.spill", "spreadsheet": folder / "sheets.spill"}
     terms = {k: ArraySpill(folder / f"{k}.terms") for k in _KINDS}
     with SpillWriter(paths["markdown"]) as md, SpillWriter(paths["spreadsheet"]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
-        for r, block in results:
+        for r, block, gstats in results:
             if block is None:
                 block = term_block(r.chunks)
             for kind in _KINDS:
                 mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
                 if not mask.any():
                     continue
-                mine = tuple(c for c in r.chunks if c.source_type == kind)
-                writers[kind].add(FileResult(source=r.source, chunks=mine))
-                terms[kind].add(to_arrays(block if mask.all() else subset(block, mask)))
-                hashes[kind].append(_key_hashes(mine, cfg))
-                omits[kind].append(np.asarray([c.omit for c in mine], dtype=bool))
-            stats.append(glossary_stats(r.chunks))
+                mine = [c for c in r.chunks if c.source_type == kind]
+                kblock = block if mask.all() else subset(block, mask)
+                for lo in range(0, len(mine), _RECORD):
+                    part = tuple(mine[lo : lo + _RECORD])
+                    writers[kind].add(FileResult(source=r.source, chunks=part))
+                    whole = len(part) == len(mine)
+                    terms[kind].add(
+                        to_arrays(kblock if whole else doc_range(kblock, lo, lo + len(part)))
+                    )
+                    hashes[kind].append(_key_hashes(part, cfg))
+                    omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
+            if cfg.enrich.acronyms:
+                owns[r.source] = file_defines(r.chunks)
+            stats.append(glossary_stats(r.chunks) if gstats is None else gstats)
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]
             discarded += r.discarded
@@ -113,7 +133,7 @@ def spill(
     glossary = build_glossary(merge_all(stats), user)
     if cfg.enrich.acronyms and glossary.entries:
         for kind in _KINDS:
-            hashes[kind] = _expanded(paths[kind], terms[kind].path, glossary, cfg)
+            hashes[kind] = _expanded(paths[kind], terms[kind].path, glossary, owns, cfg)
     hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
     omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
     n_md = sum(len(h) for h in hashes["markdown"])
@@ -139,10 +159,14 @@ def _key_hashes(chunks: Sequence[Chunk], cfg: Config) -> NDArray[np.uint64]:
 
 
 def _expanded(
-    spilled: Path, term_path: Path, glossary: Glossary, cfg: Config
+    spilled: Path,
+    term_path: Path,
+    glossary: Glossary,
+    owns: Mapping[str, Set[str]],
+    cfg: Config,
 ) -> list[NDArray[np.uint64]]:
-    """Pass 1: each spilled file's chunks with acronyms expanded (`expand_acronyms`, per
-    file as it needs), written anew with its token block (made again only where a text
+    """Pass 1: each spill record's chunks with acronyms expanded (`expand_acronyms`, with
+    what their whole file defines), written anew with its token block (made again only where a text
     changed); returns the dedupe key hashes of the final chunks."""
     raw = spilled.with_name(spilled.name + ".raw")
     raw_terms = term_path.with_name(term_path.name + ".raw")
@@ -152,7 +176,7 @@ def _expanded(
     hashes: list[NDArray[np.uint64]] = []
     with SpillWriter(spilled) as writer:
         for r, arrays in zip(read_spill(raw), ArraySpill.read(raw_terms), strict=True):
-            chunks = tuple(expand_acronyms(r.chunks, glossary))
+            chunks = tuple(expand_acronyms(r.chunks, glossary, owns.get(r.source, set())))
             if any(a is not b for a, b in zip(chunks, r.chunks, strict=True)):
                 r, arrays = (
                     FileResult(source=r.source, chunks=chunks),

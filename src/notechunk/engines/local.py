@@ -22,12 +22,14 @@ from pathlib import Path
 
 from notechunk.config import Config
 from notechunk.discover import SourceFile
+from notechunk.enrich.glossary import GlossaryStats, glossary_stats
 from notechunk.process import FileOutcome, process_batch
 from notechunk.qa.termblock import TermBlock, term_block
 
 Progress = Callable[[str, int, int], None]
-Processed = tuple[FileOutcome, TermBlock]
-"""A file's outcome and the token block of its chunks (the retrieval passes' input)."""
+Processed = tuple[FileOutcome, TermBlock, GlossaryStats]
+"""A file's outcome, the token block of its chunks (the retrieval passes' input) and its
+glossary statistics: per-file work, so made in the worker."""
 """progress(stage, done, total): called as work finishes."""
 
 
@@ -83,7 +85,7 @@ def process_files(
 ) -> Iterator[Processed]:
     """One outcome per file, in the order of `files`, whatever the number of workers,
     yielded as each batch finishes (so the caller can spill it and let it go), with the
-    token block of its chunks, made in the worker (tokenising is per file work)."""
+    token block and glossary statistics of its chunks, made in the worker (per-file work)."""
     total = len(files)
     done = 0
     parts = batches(files, workers)
@@ -116,7 +118,9 @@ def process_files(
 def process_with_terms(
     files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
 ) -> list[Processed]:
-    """`process.process_batch`, each outcome with its chunks' token block."""
+    """`process.process_batch`, each outcome with its chunks' token block and glossary
+    statistics."""
     return [
-        (o, term_block(o.result.chunks)) for o in process_batch(files, cfg, cache_root, cfg_key)
+        (o, term_block(o.result.chunks), glossary_stats(o.result.chunks))
+        for o in process_batch(files, cfg, cache_root, cfg_key)
     ]

@@ -41,7 +41,6 @@ from notechunk.enrich.glossary import (
     GlossaryStats,
     expand_acronyms,
     file_defines,
-    glossary_stats,
 )
 from notechunk.io.cache import decode_result, encode_result
 from notechunk.qa.bm25index import CorpusStats, Index, postings, shared_terms
@@ -88,11 +87,18 @@ def file_rows(
     `files`); yields the chunk dataset's rows of each file as it is done."""
     for first, data in zip(batch["first"], batch["files"], strict=True):
         processed = process_with_terms(decode_files(data), cfg, cache_root, cfg_key)
-        for k, (outcome, block) in enumerate(processed):
-            yield _rows(int(first) + k, outcome.result, outcome.key, block, cfg)
+        for k, (outcome, block, stats) in enumerate(processed):
+            yield _rows(int(first) + k, outcome.result, outcome.key, block, stats, cfg)
 
 
-def _rows(file: int, r: FileResult, key: str | None, block: TermBlock, cfg: Config) -> Columns:
+def _rows(
+    file: int,
+    r: FileResult,
+    key: str | None,
+    block: TermBlock,
+    stats: GlossaryStats,
+    cfg: Config,
+) -> Columns:
     enc = msgspec.msgpack.Encoder()
     defines = enc.encode(sorted(file_defines(r.chunks)))
     cols: Columns = {c: [] for c in COLUMNS}
@@ -118,7 +124,7 @@ def _rows(file: int, r: FileResult, key: str | None, block: TermBlock, cfg: Conf
             "key": key if part == 0 else None,
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
-            "glossary": enc.encode(glossary_stats(r.chunks)) if part == 0 else b"",
+            "glossary": enc.encode(stats) if part == 0 else b"",
             "defines": defines,
             "terms": pack(to_arrays(block if mask.all() else subset(block, mask))),
             "hashes": np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes(),

@@ -4,6 +4,10 @@ A file's key hashes the run key (notechunk's version, a fingerprint of the packa
 source files, the config as TOML), the file's relative path and its bytes. Editing a rule
 changes the fingerprint, so the next run redoes every file; a changed file is redone and
 nothing else is. Entries are written as files finish, so an interrupted run resumes.
+
+An entry is JSON lines: the file's source, discarded rows, sheet reports, errors and chunk
+count, then one chunk a line (msgspec, typed both ways), written and read in a stream so a
+million-row sheet's entry is never one document in memory.
 """
 
 from __future__ import annotations
@@ -14,12 +18,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from notechunk import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config, OutputConfig, to_toml
-from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.jsonio import atomic_open, dumps
 
 CACHE_DIR = ".cache"
+_WRITE_BATCH = 1_024  # chunk lines encoded per write
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
@@ -61,17 +68,28 @@ class Cache:
     def get(self, key: str) -> FileResult | None:
         """The cached result, or None when absent, torn or of a foreign shape."""
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            return decode_result(data)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            with open(self._path(key), "rb") as fh:
+                head = json.loads(fh.readline())
+                dec = msgspec.json.Decoder(Chunk)
+                chunks = tuple(dec.decode(line) for line in fh)
+            if not isinstance(head, dict) or head.get("n") != len(chunks):
+                return None
+            return replace(decode_result({**head, "chunks": []}), chunks=chunks)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.MsgspecError):
             return None
 
     def put(self, key: str, result: FileResult) -> None:
         """Store a result; a cache that cannot be written (disk full) only costs speed."""
+        head = encode_result(replace(result, chunks=()))
+        del head["chunks"]
+        head["n"] = len(result.chunks)
+        enc = msgspec.json.Encoder()
         try:
-            atomic_write_bytes(
-                self._path(key), dumps(encode_result(result)).encode(), durable=False
-            )
+            with atomic_open(self._path(key), durable=False) as fh:
+                fh.write(dumps(head).encode() + b"\n")
+                for lo in range(0, len(result.chunks), _WRITE_BATCH):
+                    batch = result.chunks[lo : lo + _WRITE_BATCH]
+                    fh.write(b"".join(enc.encode(c) + b"\n" for c in batch))
         except OSError:
             pass
 

@@ -22,8 +22,10 @@ from notechunk.chunk import Chunk
 _ENCODER = msgspec.json.Encoder(order="sorted")
 _CHUNK_ENCODER = _ENCODER
 # json writes floats below 1e-4 or from 1e16 with an exponent (1e-05, 1e+16), msgspec
-# does not (0.00001, 1e16): seen anywhere (even in a string), json is used instead
-_EXPONENT_OR_TINY = re.compile(rb"\de|0\.0000")
+# does not (0.00001, 1e16): where either form could be (a number not glued to a word, as
+# JSON numbers never are; inside a string too), json is used instead. A hex id such as
+# "3d0be682" no longer sends every chunk list through json's pure-Python encoder.
+_EXPONENT_OR_TINY = re.compile(rb"(?<![\w.])\d+(?:\.\d+)?e[+-]?\d|0\.0000")
 
 
 def dumps(obj: object, *, indent: int | None = None) -> str:
@@ -65,16 +67,17 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
 
 
 @contextmanager
-def atomic_open(path: Path) -> Iterator[BinaryIO]:
-    """A file written in steps, then fsynced and moved into place (as atomic_write_bytes);
-    on an error the temporary file is removed and `path` is untouched."""
+def atomic_open(path: Path, durable: bool = True) -> Iterator[BinaryIO]:
+    """A file written in steps, then fsynced (when `durable`) and moved into place (as
+    atomic_write_bytes); on an error the temporary file is removed, `path` untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
         with open(tmp, "wb") as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

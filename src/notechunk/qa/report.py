@@ -209,10 +209,30 @@ def filter_table(
 
 
 def _load(qa: Path, name: str, default: Any) -> Any:
+    """A QA file's JSON (`default` when absent), of the same kind as `default` (a list of
+    objects, or an object); anything else is a `UsageError` naming the file."""
     path = qa / name
     if not path.is_file():
         return default
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(
+            f"{path}: not readable JSON ({_short(exc)}); run notechunk again"
+        ) from None
+    if isinstance(default, list):
+        ok = isinstance(data, list) and all(isinstance(row, dict) for row in data)
+    else:
+        ok = isinstance(data, dict)
+    if not ok:
+        kind = "a list of objects" if isinstance(default, list) else "an object"
+        raise UsageError(f"{path}: not {kind}; run notechunk again")
+    return data
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:120]
 
 
 def render_report(
@@ -439,15 +459,31 @@ def build_report(out: Path) -> Path:
         metrics = Metrics.from_json(_load(qa, "metrics.json", {}))
     except ValueError as exc:
         raise UsageError(f"{out}: {exc}") from None
-    html = render_report(
-        metrics,
-        _load(qa, "flagged.json", []),
-        _load(qa, "discarded_rows.json", []),
-        _load(qa, "errors.json", []),
-        _load(qa, "semantic_types.json", {}),
-        _chunk_sources(out),
-        enrichment=_load(qa, "enrichment.json", {}),
-    )
+    loaded = {
+        name: _load(qa, name, default)
+        for name, default in (
+            ("flagged.json", []),
+            ("discarded_rows.json", []),
+            ("errors.json", []),
+            ("semantic_types.json", {}),
+            ("enrichment.json", {}),
+        )
+    }
+    try:
+        html = render_report(
+            metrics,
+            loaded["flagged.json"],
+            loaded["discarded_rows.json"],
+            loaded["errors.json"],
+            loaded["semantic_types.json"],
+            _chunk_sources(out),
+            enrichment=loaded["enrichment.json"],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise UsageError(
+            f"{qa}: a file lacks what the report needs ({type(exc).__name__}: {_short(exc)}); "
+            "run notechunk again"
+        ) from None
     path = out / "report.html"
     write_text(path, html)
     return path
@@ -468,8 +504,11 @@ def _chunk_sources(out: Path) -> dict[str, str] | None:
     for name in ("markdown_chunks.jsonl", "excel_chunks.jsonl"):
         path = out / "stages" / name
         if path.is_file():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    data = json.loads(line)
-                    found[str(data["id"])] = str(data["source"])
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                try:
+                    data = json.loads(line) if line.strip() else None
+                    if data is not None:
+                        found[str(data["id"])] = str(data["source"])
+                except (ValueError, KeyError, TypeError, IndexError):
+                    continue  # a damaged line only costs its link
     return found

@@ -30,6 +30,9 @@ from notechunk.errors import InputError
 from notechunk.io.jsonio import write_text
 
 SOURCES_DIR = "sources"
+MAX_PAGE_ITEMS = 2_000
+"""Chunks (and discarded rows) one source page shows: a million-row sheet's page would
+hold the whole sheet in memory and in a browser; the rest are in stages/*.jsonl."""
 INDEX = "index.html"
 ReadSource = Callable[[str], str | None]
 
@@ -125,10 +128,31 @@ class FileView:
     errors: tuple[FileError, ...] = ()
     text: str | None = None
     flagged: frozenset[str] = field(default_factory=frozenset)
+    # (chunks, kept, flagged) of the whole file and its discarded rows, when the page shows
+    # only the first `MAX_PAGE_ITEMS` of them
+    totals: tuple[int, int, int] | None = None
+    discarded_total: int | None = None
 
     @property
     def title(self) -> str:
         return next((c.title for c in self.chunks if c.title), "")
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        """(chunks, kept, flagged) of the whole file."""
+        if self.totals is not None:
+            return self.totals
+        kept = sum(1 for c in self.chunks if not c.omit)
+        return len(self.chunks), kept, sum(1 for c in self.chunks if c.id in self.flagged)
+
+    @property
+    def n_discarded(self) -> int:
+        return len(self.discarded) if self.discarded_total is None else self.discarded_total
+
+    @property
+    def hidden(self) -> tuple[int, int]:
+        """Chunks and discarded rows of the file not shown on its page."""
+        return self.counts[0] - len(self.chunks), self.n_discarded - len(self.discarded)
 
 
 def file_views(corpus: Corpus, flagged: frozenset[str], read: ReadSource) -> list[FileView]:
@@ -216,24 +240,33 @@ def write_source_pages(
     target = folder / SOURCES_DIR
     summary: dict[str, sources_html.IndexRow] = {}
 
-    def emit(source: str, kind: str, mine: tuple[Chunk, ...]) -> None:
+    def emit(source: str, kind: str, shown: list[Chunk], totals: tuple[int, int, int]) -> None:
         view = FileView(
             source=source,
             source_type=kind,
-            chunks=mine,
-            discarded=tuple(rows[source]),
+            chunks=tuple(shown),
+            discarded=tuple(rows[source][:MAX_PAGE_ITEMS]),
             reports=tuple(reports[source]),
             errors=tuple(errors[source]),
             text=read(source) if kind == "markdown" else None,
-            flagged=frozenset(c.id for c in mine if is_flagged(c)),
+            flagged=frozenset(c.id for c in shown if is_flagged(c)),
+            totals=totals,
+            discarded_total=len(rows[source]),
         )
         write_text(target / page_name(source), sources_html.page(view, reason, where))
         summary[source] = sources_html.index_row(view)
 
     for source, group in groupby(chunks, key=lambda c: c.source):
-        mine = tuple(group)
-        emit(source, mine[0].source_type, mine)
+        shown: list[Chunk] = []
+        n = kept = flagged = 0
+        for c in group:
+            n += 1
+            kept += not c.omit
+            flagged += is_flagged(c)
+            if len(shown) < MAX_PAGE_ITEMS:
+                shown.append(c)
+        emit(source, shown[0].source_type, shown, (n, kept, flagged))
     for source, kind in kinds.items():
         if source not in summary:
-            emit(source, kind, ())
+            emit(source, kind, [], (0, 0, 0))
     write_text(target / INDEX, sources_html.index([summary[k] for k in sorted(summary)]))

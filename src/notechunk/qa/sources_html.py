@@ -182,15 +182,21 @@ def _sheet_body(view: FileView, reason: Callable[[Chunk], str], where: Mapping[s
 
 def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]) -> str:
     """One source file's page."""
-    kept = sum(1 for c in view.chunks if not c.omit)
-    flagged = sum(1 for c in view.chunks if c.id in view.flagged)
+    total, kept, flagged = view.counts
     summary = (
-        f"{view.source_type} · {len(view.chunks)} chunks: {kept} kept, "
-        f"{len(view.chunks) - kept} omitted, {flagged} flagged"
+        f"{view.source_type} · {total} chunks: {kept} kept, "
+        f"{total - kept} omitted, {flagged} flagged"
     )
-    if view.discarded:
-        n = len(view.discarded)
+    if view.n_discarded:
+        n = view.n_discarded
         summary += f" · {n} discarded row{'s' if n != 1 else ''}"
+    hidden_chunks, hidden_rows = view.hidden
+    if hidden_chunks or hidden_rows:
+        summary += (
+            f" · this page shows the first {len(view.chunks)} chunks and "
+            f"{len(view.discarded)} discarded rows; all of them are in "
+            "stages/*_chunks.jsonl and qa/discarded_rows.json"
+        )
     labels = [q for q in QUALITY_LABELS if any(c.quality == q for c in view.chunks)]
     options = [
         '<option value="">all chunks</option>',
@@ -225,15 +231,15 @@ IndexRow = tuple[Link, str, int, int, int, int, int, int]
 
 def index_row(v: FileView) -> IndexRow:
     """A file's line in the index: its counts (the page is written, its chunks let go)."""
-    kept = sum(1 for c in v.chunks if not c.omit)
+    n, kept, flagged = v.counts
     return (
         Link(v.source, page_name(v.source)),
         v.source_type,
-        len(v.chunks),
+        n,
         kept,
-        len(v.chunks) - kept,
-        sum(1 for c in v.chunks if c.id in v.flagged),
-        len(v.discarded),
+        n - kept,
+        flagged,
+        v.n_discarded,
         len(v.errors),
     )
 

@@ -53,10 +53,21 @@ class TermBlock:
     q_seg: I64
 
 
-def term_block(chunks: Sequence[Chunk]) -> TermBlock:
-    """The token streams of `chunks` (see the module docstring).
+_SLICE = 8_192
+"""Chunks tokenised in one pass: a pass holds its joined text, its token strings and
+their arrays at once (~2 KB a chunk), so a million-row sheet goes in slices."""
 
-    One regex pass over the whole block: each chunk's casefolded context and sentences
+
+def term_block(chunks: Sequence[Chunk]) -> TermBlock:
+    """The token streams of `chunks` (see the module docstring), made `_SLICE` chunks at a
+    time (a chunk's tokens depend on that chunk alone, so the slices join exactly)."""
+    if len(chunks) <= _SLICE:
+        return _term_block(chunks)
+    return concat([_term_block(chunks[i : i + _SLICE]) for i in range(0, len(chunks), _SLICE)])
+
+
+def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
+    """One regex pass over the whole block: each chunk's casefolded context and sentences
     are joined with marker words in capitals (no casefolded text can hold one), so a
     single `findall` yields every token, and the markers give each its chunk and segment.
     """
@@ -174,6 +185,21 @@ def subset(block: TermBlock, keep: NDArray[np.bool_]) -> TermBlock:
         block.q_terms[q],
         new_id[block.q_doc[q]],
         block.q_seg[q],
+    )
+
+
+def doc_range(block: TermBlock, lo: int, hi: int) -> TermBlock:
+    """Chunks `lo`..`hi - 1` of `block`, numbered again from 0 (tokens are in chunk order,
+    so two binary searches find them; the arrays are views)."""
+    a, b = np.searchsorted(block.doc_of, [lo, hi])
+    qa, qb = np.searchsorted(block.q_doc, [lo, hi])
+    return TermBlock(
+        hi - lo,
+        block.doc_terms[a:b],
+        block.doc_of[a:b] - lo,
+        block.q_terms[qa:qb],
+        block.q_doc[qa:qb] - lo,
+        block.q_seg[qa:qb],
     )
 
 
