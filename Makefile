@@ -34,7 +34,7 @@ test: install-dev
 	$(BIN)/python -m pytest
 
 bench: install-dev
-	$(BIN)/python -m pip install --quiet -e '.[dev,peers,spacy]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,peers,spacy,ray]'
 	$(BIN)/python bench/run_all.py
 
 clean:

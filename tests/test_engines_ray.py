@@ -174,3 +174,43 @@ def test_acronyms_expanded_on_ray_as_on_this_machine(
     )
     assert got == (local[0], local[1].replace("local", "ray"), local[2])
     assert outputs(tmp_path / "ray") == expected
+
+
+@pytest.mark.usefixtures("ray_local")
+def test_a_relative_out_keeps_its_cache_under_out_not_where_the_workers_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray's workers run in the directory Ray was started from (on a cluster, where
+    `ray start` ran), so a relative OUT must reach the tasks as an absolute path."""
+    src, here = tmp_path / "src", tmp_path / "here"
+    shutil.copytree(SAMPLE_DIR / "polity", src)
+    here.mkdir()
+    monkeypatch.chdir(here)  # the driver moves; the local instance's workers do not
+    assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0
+    entries = list((here / "out" / CACHE_DIR).rglob("*.json"))
+    assert len(entries) == len(list(src.glob("*.md")))
+    stamp = (here / "out" / "chunks.jsonl.gz").stat().st_mtime_ns
+    assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0  # unchanged: recognised
+    assert (here / "out" / "chunks.jsonl.gz").stat().st_mtime_ns == stamp
+
+
+def test_a_cluster_that_cannot_be_joined_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray's ConnectionError is an OSError: it must not read as the outputs' failure."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed here")
+
+    def refuse(address: str, **_: object) -> None:
+        raise ConnectionError(f"Failed to connect to Ray cluster at {address}")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    code, _, err = cli(
+        capsys, SAMPLE_DIR, tmp_path / "o", "--engine", "ray", "--ray-address", "head.invalid:6379"
+    )
+    assert code == 2
+    assert err == (
+        "notechunk: cannot join the Ray cluster at head.invalid:6379: "
+        "Failed to connect to Ray cluster at head.invalid:6379\n"
+    )
+    assert not (tmp_path / "o" / "chunks.jsonl.gz").exists()

@@ -31,7 +31,7 @@ from notechunk.discover import SourceFile
 from notechunk.engines.local import Progress, batches
 from notechunk.engines.raytasks import Batch, Columns, encode_files, expand_rows, file_rows
 from notechunk.enrich.glossary import Glossary
-from notechunk.errors import MissingExtra
+from notechunk.errors import MissingExtra, UsageError
 
 if TYPE_CHECKING:
     from ray.data import Dataset
@@ -70,13 +70,17 @@ def session(address: str | None, workers: int | None) -> Iterator[None]:
             if not ray.is_initialized():
                 where = address or os.environ.get("RAY_ADDRESS") or "local"
                 local = {"num_cpus": workers} if where == "local" else {}
-                ray.init(
-                    address=where,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    logging_level=logging.CRITICAL,
-                    **local,
-                )
+                try:
+                    ray.init(
+                        address=where,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        logging_level=logging.CRITICAL,
+                        **local,
+                    )
+                except ConnectionError as exc:  # an OSError, but not the outputs' fault
+                    said = str(exc).strip().splitlines() or [type(exc).__name__]
+                    raise UsageError(f"cannot join the Ray cluster at {where}: {said[0]}") from None
                 started = True
             ctx = ray.data.DataContext.get_current()
             saved = ctx.enable_progress_bars, ctx.execution_options.preserve_order
@@ -110,7 +114,9 @@ def process(
 ) -> tuple[list[Dataset], list[FileError]]:
     """The chunk dataset(s) of `files` (materialized, rows by file), and an error for
     each file whose task died twice. A batch lost to a dead task is redone one file per
-    task, so one bad file costs only itself."""
+    task, so one bad file costs only itself. The cache path goes to the tasks absolute:
+    they run in their worker's directory (on a cluster, where `ray start` ran), not ours."""
+    cache_root = cache_root.absolute() if cache_root is not None else None
     if progress:
         progress("chunk", 0, len(files))
     width = workers or cluster_cpus()
