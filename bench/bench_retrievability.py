@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from notechunk.chunk import Chunk
-from notechunk.qa.retrievability import retrieval_scores
+from notechunk.corpus.scores.retrievability import retrieval_scores
 
 
 def synthetic(n: int, seed: int = 1) -> list[Chunk]:

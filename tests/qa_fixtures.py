@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, Piece, Pieces, SheetReport
-from notechunk.config import Config
-from notechunk.config_toml import config_from_dict
+from notechunk.config import Config, config_from_dict
 from notechunk.corpus import Corpus, dedupe
 from notechunk.finish import finish_file
-from notechunk.pipeline import measure
+from notechunk.job import measure
 from notechunk.qa.artifacts import write_outputs
 
 # the seed's spreadsheet rule, so the fixtures hold one omitted fragment to count

@@ -12,8 +12,8 @@ import pytest
 import notechunk
 from notechunk import api
 from notechunk.chunk import Chunk
-from notechunk.cli import SAMPLE_DIR
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import ConfigError, InputError, MissingExtra, UsageError
 
 

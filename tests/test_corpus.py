@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from notechunk import spilled
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config, DedupeConfig
 from notechunk.corpus import dedupe, gather, originals, score
+from notechunk.corpus import spill as spilled
+from notechunk.corpus.scores.retrievability import retrieval_scores
+from notechunk.corpus.scores.termblock import term_block
+from notechunk.corpus.spill import deduped, spill, spilled_scores, with_score
 from notechunk.enrich.glossary import glossary_stats
 from notechunk.finish import finish_file
-from notechunk.qa.retrievability import retrieval_scores
-from notechunk.qa.termblock import term_block
-from notechunk.spilled import deduped, spill, spilled_scores, with_score
 
 CFG = Config()
 

@@ -43,8 +43,9 @@ def test_files_too_big_for_one_block_give_the_same_outputs(
 ) -> None:
     """A file over WHOLE_BLOCK chunks gets its token blocks from the spill, a record at a
     time: every output is the same bytes."""
-    from notechunk import spilled
-    from notechunk.cli import SAMPLE_DIR, main
+    from notechunk.cli import main
+    from notechunk.corpus import spill as spilled
+    from notechunk.data import SAMPLE_DIR
 
     assert main(["run", str(SAMPLE_DIR), "--out", str(tmp_path / "a"), "--workers", "1"]) == 0
     monkeypatch.setattr(local, "WHOLE_BLOCK", 2)

@@ -13,6 +13,8 @@ import pytest
 
 from notechunk.config import Config
 from notechunk.corpus import score
+from notechunk.corpus.scores.bm25index import Postings, fill_index, merge_stats
+from notechunk.corpus.spill import chunk_scores, mark_duplicates, scored
 from notechunk.discover import discover
 from notechunk.engines import raytasks
 from notechunk.engines.raypasses import RayCorpus, gather
@@ -26,9 +28,7 @@ from notechunk.engines.raytasks import (
     unpack,
     unpack_stats,
 )
-from notechunk.gathered import collect
-from notechunk.qa.bm25index import Postings, fill_index, merge_stats
-from notechunk.spilled import chunk_scores, mark_duplicates, scored
+from notechunk.job import collect
 
 pa = pytest.importorskip("pyarrow", reason="the Ray engine's rows are arrow tables")
 

@@ -8,8 +8,8 @@ import pytest
 
 from conftest import PeriodSegmenter
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
-from notechunk.enrich.sections import common_parent
 from notechunk.markdown import chunk_markdown
+from notechunk.markdown.tiny import common_parent
 
 DISEASES = """# Scrub typhus
 

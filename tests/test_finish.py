@@ -15,7 +15,7 @@ from notechunk.finish import (
     normalize_text,
     title_from_name,
 )
-from notechunk.quality import classify
+from notechunk.finish.quality import classify
 
 CFG = Config()
 

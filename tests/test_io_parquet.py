@@ -12,13 +12,14 @@ import pytest
 
 import notechunk
 from notechunk.chunk import Chunk
-from notechunk.cli import SAMPLE_DIR, main
+from notechunk.cli import main
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import ConfigError
 from notechunk.io import parquet
 from notechunk.io.jsonio import iter_chunks_gz
 from notechunk.io.publish import read_manifest
-from notechunk.pipeline import run
+from notechunk.job import run
 
 pq = pytest.importorskip("pyarrow.parquet", reason="chunks.parquet needs the parquet extra")
 PARQUET = Config().with_overrides(output={"parquet": True})

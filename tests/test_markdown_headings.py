@@ -81,7 +81,7 @@ def test_long_heading_is_cut_in_the_path_and_kept_in_the_text() -> None:
 
 def test_config_keys_reach_the_runner() -> None:
     from conftest import PeriodSegmenter
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import config_from_dict
     from notechunk.markdown import chunk_markdown
 
     doc = "**Ancient**\n\nThe Indus cities had planned streets and drains.\n"

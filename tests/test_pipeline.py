@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from notechunk import gathered
 from notechunk.config import Config
-from notechunk.gathered import collect
-from notechunk.pipeline import run
+from notechunk.engines import gathered
+from notechunk.job import collect, run
 
 
 def notes(tmp_path: Path) -> Path:

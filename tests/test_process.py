@@ -7,16 +7,14 @@ from pathlib import Path
 from notechunk.chunk import FileResult
 from notechunk.config import Config
 from notechunk.discover import discover
-from notechunk.markdown.sections import make_block_parser
-from notechunk.process import process_batch, process_markdown
-from notechunk.segment import get_segmenter
+from notechunk.perfile import Tools, process_batch, process_markdown
 from notechunk.textio import FALLBACK_FLAG
 
 CFG = Config()
 
 
 def md(data: bytes, rel: str = "n.md") -> FileResult:
-    return process_markdown(rel, data, CFG, get_segmenter("default"), make_block_parser())
+    return process_markdown(rel, data, CFG, Tools.load(CFG))
 
 
 def test_markdown_is_finished_with_ids_and_title() -> None:

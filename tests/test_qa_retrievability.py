@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
 from notechunk.corpus import dedupe, score
+from notechunk.corpus.scores import bm25index
+from notechunk.corpus.scores import retrievability as r
+from notechunk.corpus.scores.queries import Queries
+from notechunk.corpus.scores.retrievability import retrieval_scores
+from notechunk.corpus.scores.termblock import hash_terms, term_block
 from notechunk.finish import finish_file
-from notechunk.qa import bm25index
-from notechunk.qa import retrievability as r
-from notechunk.qa.queries import Queries
-from notechunk.qa.retrievability import retrieval_scores
-from notechunk.qa.termblock import hash_terms, term_block
 
 CFG = Config()
 
@@ -162,7 +162,7 @@ def test_score_retrievability_sets_field() -> None:
 
 
 def test_a_block_made_in_slices_is_the_block_made_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from notechunk.qa import termblock
+    from notechunk.corpus.scores import termblock
 
     chunks = [md(f"alpha beta. Gamma{k % 7}; delta{k % 11}\nepsilon{k}", k) for k in range(50)]
     chunks[3] = replace(chunks[3], embed_text="something else entirely")  # indexed apart

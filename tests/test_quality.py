@@ -4,7 +4,7 @@ import pytest
 
 from notechunk.chunk import Chunk
 from notechunk.config import DEFAULT_CONTEXT_DEAD_PHRASES, Config
-from notechunk.quality import context_dead_phrase, label
+from notechunk.finish.quality import context_dead_phrase, label
 
 CFG = Config()
 

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from conftest import PeriodSegmenter
 from notechunk.chunk import Chunk
 from notechunk.cli import main
-from notechunk.config import Config
-from notechunk.config_toml import config_from_dict
+from notechunk.config import Config, config_from_dict
 from notechunk.finish import normalize_text
 from notechunk.markdown import chunk_markdown, layout_markdown
 from notechunk.markdown.sections import make_parser

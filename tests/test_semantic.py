@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk import semantic
 from notechunk.chunk import Chunk
-from notechunk.semantic import RULES, TYPES, semantic_type
+from notechunk.finish import semantic
+from notechunk.finish.semantic import RULES, TYPES, semantic_type
 
 CASES = [
     ("code", "```python\nprint(1)\n```", "markdown"),

@@ -35,7 +35,7 @@ def test_stopwords_are_lucenes_english_list() -> None:
 def test_qa_and_eval_share_it() -> None:
     """QA's token blocks (one regex pass per block) hold exactly the terms `terms` gives."""
     from notechunk.chunk import Chunk
-    from notechunk.qa.termblock import hash_terms, term_block
+    from notechunk.corpus.scores.termblock import hash_terms, term_block
 
     texts = [
         "The Zoji-La pass, at 3528 m, is in a valley.\nQQSEGQQ qqdocqq; Then: ÉTÉ!",

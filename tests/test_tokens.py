@@ -17,9 +17,9 @@ from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config, MarkdownConfig
 from notechunk.errors import ConfigError
 from notechunk.finish import finish_file
+from notechunk.finish.quality import label
 from notechunk.markdown import chunk_markdown
 from notechunk.markdown.windows import window_ranges
-from notechunk.quality import label
 from notechunk.tokens import check_spec, counter_for, hf_alias_path, load_counter
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -250,7 +250,7 @@ def test_config_keys_round_trip_through_config_show(
     import tomllib
 
     from notechunk.cli import main
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import config_from_dict
 
     toml = 'tokenizer = "hf:minilm"\nmax_tokens = 256\n[markdown]\nwindow_max_tokens = 200\n'
     (tmp_path / "notechunk.toml").write_text(toml, encoding="utf-8")
@@ -292,7 +292,7 @@ def test_sample_chunk_over_minilm_limit_is_flagged(tmp_path: Path) -> None:
     """With the seed's uncapped windows, the sample's long Revolt of 1857 paragraph is a
     chunk all-MiniLM-L6-v2 would truncate: it is flagged with the limit, and listed."""
     from notechunk import api
-    from notechunk.cli import SAMPLE_DIR
+    from notechunk.data import SAMPLE_DIR
 
     cfg = Config(tokenizer="hf:minilm", max_tokens=256).with_overrides(
         markdown={"window_max_words": 0}

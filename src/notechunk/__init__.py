@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import typing
 
+from notechunk._version import __version__
 from notechunk.chunk import Chunk, FileError
 from notechunk.config import Config
 from notechunk.errors import (
@@ -25,9 +26,10 @@ from notechunk.errors import (
 
 if typing.TYPE_CHECKING:
     from notechunk.api import chunk_file, chunk_markdown_text, load, run
-    from notechunk.pipeline import RunResult
+    from notechunk.job import RunResult
 
 __all__ = [
+    "__version__",
     "Chunk",
     "Config",
     "ConfigError",
@@ -45,14 +47,13 @@ __all__ = [
     "run",
 ]
 
-__version__ = "0.1.0"
 
 _LAZY = {
     "run": "notechunk.api",
     "chunk_file": "notechunk.api",
     "chunk_markdown_text": "notechunk.api",
     "load": "notechunk.api",
-    "RunResult": "notechunk.pipeline",
+    "RunResult": "notechunk.job",
 }
 
 

@@ -20,15 +20,19 @@ import importlib.util
 import logging
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from notechunk.chunk import FileError
 from notechunk.config import Config
+from notechunk.corpus import Gathered
+from notechunk.corpus.glossary import corpus_glossary
 from notechunk.discover import SourceFile
-from notechunk.engines.local import Progress, batches
+from notechunk.engines import Progress, batches
+from notechunk.engines.raypasses import gather as gather_rows
+from notechunk.engines.raypasses import glossary_stats_of
 from notechunk.engines.raytasks import Batch, Columns, encode_files, expand_rows, file_rows
 from notechunk.enrich.glossary import Glossary
 from notechunk.errors import MissingExtra, UsageError
@@ -95,6 +99,53 @@ def session(address: str | None, workers: int | None) -> Iterator[None]:
                 ray.shutdown()
             for name, level in levels.items():
                 logging.getLogger(name).setLevel(level)
+
+
+@contextmanager
+def gather(
+    files: Sequence[SourceFile],
+    discovery_errors: Sequence[FileError],
+    cfg: Config,
+    *,
+    cfg_key: str,
+    user: Sequence[tuple[str, str]] = (),
+    workers: int | None = None,
+    address: str | None = None,
+    cache_root: Path | None = None,
+    progress: Progress | None = None,
+) -> Iterator[Gathered]:
+    """The Ray engine's corpus, for as long as the block runs (the chunk dataset lives in
+    Ray's object store): per-file work as map tasks, the glossary from every file's
+    statistics, acronyms expanded as a map (`enrich.acronyms`), dedupe on the rows' key
+    hashes in the driver; the scores run as Ray work when the write pass asks."""
+    with session(address, workers):
+        datasets, died = process(
+            tuple(files),
+            cfg,
+            cache_root=cache_root,
+            cfg_key=cfg_key,
+            workers=workers,
+            progress=progress,
+        )
+        glossary = corpus_glossary(glossary_stats_of(datasets), user)
+        if cfg.enrich.acronyms and glossary.entries:
+            datasets = expand(datasets, glossary, cfg, workers)
+        rows = gather_rows(datasets, len(files), [*discovery_errors, *died])
+        yield Gathered(
+            files=len(files),
+            n_markdown=rows.n_markdown,
+            n_sheets=rows.n_sheets,
+            original=rows.original,
+            omitted=rows.omitted,
+            discarded=rows.discarded,
+            reports=rows.reports,
+            errors=rows.errors,
+            glossary=glossary,
+            keys=rows.keys,
+            paths=tuple((f.rel, f.path) for f in files),
+            chunks=rows.chunks,
+            scores=rows.scores,
+        )
 
 
 def cluster_cpus() -> int:

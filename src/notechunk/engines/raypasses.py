@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -25,7 +24,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
-from notechunk.corpus import originals
+from notechunk.corpus.dedupe import mark_duplicates, originals
+from notechunk.corpus.scores import chunk_scores
+from notechunk.corpus.scores.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
 from notechunk.engines.raytasks import (
     KINDS,
     Batch,
@@ -40,9 +41,7 @@ from notechunk.engines.raytasks import (
     unpack,
     unpack_stats,
 )
-from notechunk.enrich.glossary import Glossary, GlossaryStats, merge_all
-from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
-from notechunk.spilled import chunk_scores, mark_duplicates
+from notechunk.enrich.glossary import GlossaryStats
 
 if TYPE_CHECKING:
     from ray.data import Dataset
@@ -63,9 +62,6 @@ class RayCorpus:
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
-    run_key: str | None = field(default=None)
-    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
-    glossary: Glossary | None = None
 
     @property
     def surviving(self) -> int:
@@ -109,8 +105,8 @@ class RayCorpus:
         return chunk_scores(doc_score, self.original)
 
 
-def glossary_stats_of(datasets: Sequence[Dataset]) -> GlossaryStats:
-    """The corpus's glossary statistics: each file's (its part-0 row), merged."""
+def glossary_stats_of(datasets: Sequence[Dataset]) -> Iterator[GlossaryStats]:
+    """Each file's glossary statistics (its part-0 row), for `corpus.glossary`."""
 
     def parts() -> Iterator[GlossaryStats]:
         for ds in datasets:
@@ -123,7 +119,7 @@ def glossary_stats_of(datasets: Sequence[Dataset]) -> GlossaryStats:
                     if part == 0:
                         yield decode_stats(data)
 
-    return merge_all(parts())
+    return parts()
 
 
 def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -> RayCorpus:
@@ -148,7 +144,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
     counts = np.asarray([n for _, n, _, _ in ordered], dtype=np.int64)
     hl = np.frombuffer(b"".join(h for _, _, h, _ in ordered), dtype=np.uint64).reshape(-1, 2)
     omit = np.frombuffer(b"".join(o for _, _, _, o in ordered), dtype=bool)
-    original = originals(hl[:, 0], hl[:, 1], omit) if len(omit) else np.zeros(0, np.int64)
+    original = originals(hl, omit)
     indexed = original < 0
     starts = np.cumsum(counts) - counts
     docs_before = np.concatenate(([0], np.cumsum(indexed))).astype(np.int64)

@@ -70,7 +70,7 @@ def notechunk_strategy(name: str, cfg: Config) -> Strategy:
     """notechunk with `cfg` on the product's own path; indexes `embed_text`."""
 
     def make(inputs: Inputs) -> Units:
-        from notechunk.gathered import collect
+        from notechunk.job import collect
 
         got = collect(inputs.src, cfg, workers=inputs.workers, exclude=list(inputs.exclude))
         units = tuple(

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
-from notechunk.enrich import sections as tiny  # a module: enrich.sections imports windows
 from notechunk.finish import finish_file
+from notechunk.markdown import tiny
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.windows import (
     Sentence,

@@ -24,6 +24,7 @@ from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
 from notechunk.enrich.glossary import Glossary
+from notechunk.finish.semantic import FALLBACK, RULES, TYPES, semantic_type
 from notechunk.io.jsonio import (
     atomic_open,
     atomic_write_bytes,
@@ -52,7 +53,6 @@ from notechunk.qa.report import render_report
 from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
-from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 
 def sample_picks(surviving: int, size: int, seed: int) -> list[int]:

@@ -11,11 +11,10 @@ import argparse
 import os
 from pathlib import Path
 
+from notechunk.data import SAMPLE_DIR, SAMPLE_QUESTIONS
 from notechunk.errors import UsageError
 
 DEFAULT_BUDGET = 1000
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
-SAMPLE_QUESTIONS = SAMPLE_DIR.parent / "sample_questions.jsonl"
 EVAL_MARKER = ".notechunk-eval"
 CONVERT_MARKER = ".notechunk-eval-convert"
 _MAIN_FILE = {EVAL_MARKER: "results.json", CONVERT_MARKER: "questions.jsonl"}

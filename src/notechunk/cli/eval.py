@@ -16,17 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from notechunk.config import Config
-from notechunk.errors import UsageError
-from notechunk.evaluate.args import (
+from notechunk.cli.eval_args import (
     CONVERT_MARKER,
-    SAMPLE_DIR,
     add_convert_arguments,
     add_eval_arguments,
     check_out,
     parse_ks,
     usable_out,
 )
+from notechunk.config import Config
+from notechunk.errors import UsageError
 from notechunk.evaluate.questions import QuestionFile
 from notechunk.evaluate.report import comparisons, parse_compare, write_results
 from notechunk.evaluate.retrieve import Retriever
@@ -36,7 +35,7 @@ from notechunk.evaluate.strategies import Inputs
 from notechunk.evaluate.sweep import Settings, run_sweep
 
 # the CLI builds its `eval` and `eval-convert` parsers from here
-__all__ = ["SAMPLE_DIR", "add_convert_arguments", "add_eval_arguments", "run_convert", "run_eval"]
+__all__ = ["add_convert_arguments", "add_eval_arguments", "run_convert", "run_eval"]
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -50,7 +49,7 @@ def run_convert(args: argparse.Namespace) -> int:
     converted = convert_squad(data, kind, args.layout)
     out = usable_out(Path(args.out), own=CONVERT_MARKER)
     corpus_dir, qpath = write_converted(converted, out)
-    from notechunk.cli import terminal_safe
+    from notechunk.cli._out import terminal_safe
 
     print(
         terminal_safe(
@@ -80,7 +79,7 @@ class Job:
 
 def prepare(args: argparse.Namespace) -> Job:
     """Check every argument, make OUT usable and read the questions: no chunking yet."""
-    from notechunk.config_toml import resolve_config
+    from notechunk.config import resolve_config
     from notechunk.discover import discover
     from notechunk.evaluate.questions import load_questions
     from notechunk.evaluate.retrieve import get_retrievers, parse_retrievers
@@ -194,7 +193,7 @@ def _dense_notes(retrievers: Sequence[Retriever]) -> list[str]:
 
 def run_eval(args: argparse.Namespace) -> int:
     """`notechunk eval`: prepare (every check), execute, print the table; exit status."""
-    from notechunk.cli import terminal_safe
+    from notechunk.cli._out import terminal_safe
 
     lines, notes = execute(prepare(args))
     for note in notes:

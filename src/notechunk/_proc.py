@@ -1,5 +1,9 @@
-"""A per-file time limit for work that runs in this process (Markdown), like the sheet
-worker's: past the limit the file becomes one `FileError`, the run goes on.
+"""Processes and their limits: the package's one multiprocessing context, and a per-file
+time limit for work that runs in this process.
+
+`mp_context` is used by the local engine's pool and the sheet reader's isolated workers.
+`time_limit` bounds the Markdown work of one file, like the sheet worker's limit: past it
+the file becomes one `FileError` and the run goes on.
 
 It uses SIGALRM, so it applies in the main thread on POSIX (where the pipeline and its
 pool workers run files) and is a no-op elsewhere. Python checks signals between
@@ -9,10 +13,13 @@ patterns are kept linear for that reason.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from multiprocessing.context import ForkServerContext, SpawnContext
 from types import FrameType
 
 
@@ -42,3 +49,13 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def mp_context() -> ForkServerContext | SpawnContext:
+    """Fresh processes, never a plain fork of this one: a forked worker inherits the
+    parent's multiprocessing state (a forkserver the sheet reader started earlier in the
+    same process makes its next isolated read fail with ChildProcessError), and whatever
+    locks other threads held."""
+    if sys.platform.startswith("linux"):
+        return mp.get_context("forkserver")
+    return mp.get_context("spawn")

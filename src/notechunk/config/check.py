@@ -2,7 +2,7 @@
 
 A config part declares each numeric field with `num` (its range) and each string with a
 fixed set of values with `choice`; `check_value` reads those declarations, so the bounds
-live on the fields rather than in per-key checks, and a TOML file (`config_toml`) and a
+live on the fields rather than in per-key checks, and a TOML file (`config.toml`) and a
 typed construction (`Config(...)`) are refused for the same reasons with the same words.
 Apart from `config` so that the parts read as their settings, not as validation code.
 """

@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from notechunk.cli import say, terminal_safe
-from notechunk.cli_run import command_config
-from notechunk.config_toml import resolve_config, to_toml
+from notechunk.cli._out import say, terminal_safe
+from notechunk.cli.run import command_config
+from notechunk.config import resolve_config, to_toml
 from notechunk.errors import UsageError
 
 

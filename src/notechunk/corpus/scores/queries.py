@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.qa.termblock import I64, TermBlock, unique_inverse
+from notechunk.corpus.scores.termblock import I64, TermBlock, unique_inverse
 
 if TYPE_CHECKING:
-    from notechunk.qa.bm25index import Local
+    from notechunk.corpus.scores.bm25index import Local
 
 MAX_SENTENCE_QUERIES = 3
 SENTENCE_TERMS = 4

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.qa.termblock import I64, U64, TermBlock, sorted_unique, unique_inverse
+from notechunk.corpus.scores.termblock import I64, U64, TermBlock, sorted_unique, unique_inverse
 
 K1 = 1.5
 B = 0.75

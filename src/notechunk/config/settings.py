@@ -1,22 +1,21 @@
-"""The TOML side of `Config`: load a file or a parsed document, find the file, dump one.
+"""`Config`: every setting of a run, from typed parts, TOML-shaped dicts or a TOML file.
 
 `config_from_dict` builds every part from its table, rejecting unknown keys and values of
-the wrong type with the key named (`check_value`); `load_config` adds the file's name to
-every error; `resolve_config` picks `--config FILE` or `SRC/notechunk.toml`; `to_toml`
-renders a config that loads back equal (`config show`, and the cache key). Apart from
-`config` so that the frozen parts and their rules read on their own.
+the wrong type with the key named (`check.check_value`); `load_config` reads a file and
+adds its name to every error. Finding the file and dumping a config back to TOML are in
+`config.toml`.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import asdict, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from notechunk.config import (
+from notechunk.config.check import check, check_value, choice
+from notechunk.config.parts import (
     DEFAULT_CONTEXT_DEAD_PHRASES,
-    Config,
     ContextDeadConfig,
     DedupeConfig,
     EnrichConfig,
@@ -31,10 +30,73 @@ from notechunk.config import (
     markdown_bands,
     sheet_bands,
 )
-from notechunk.config_check import check_value
 from notechunk.errors import ConfigError
+from notechunk.tokens import check_spec
 
-CONFIG_FILENAME = "notechunk.toml"
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """Every setting of a run. Build one typed (`Config(markdown=MarkdownConfig(...))`),
+    from a TOML file (`Config.from_toml(path)`), or from TOML-shaped overrides
+    (`Config().with_overrides(markdown={"window_max_words": 80})`); each way validates.
+
+    `tokenizer` (`hf:<tokenizer.json>`, `hf:minilm`, `tiktoken:<encoding>`; "" = none) gives
+    every chunk a `token_count`; `max_tokens` is the embedder's limit (0 = none): a chunk
+    over it is labelled `too_long_tokens` and flagged `too_long_tokens:<n>><limit>`.
+
+    >>> Config().with_overrides(markdown={"window_max_words": 80}).markdown.window_max_words
+    80
+    >>> Config(tokenizer="hf:minilm", max_tokens=256).max_tokens
+    256
+    """
+
+    segmenter: str = "default"
+    tokenizer: str = ""
+    max_tokens: int = 0
+    markdown: MarkdownConfig = field(default_factory=MarkdownConfig)
+    quality: QualityConfig = field(default_factory=QualityConfig)
+    context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
+    templates: tuple[Template, ...] = ()
+    sheets: SheetsConfig = field(default_factory=SheetsConfig)
+    skip: SkipConfig = field(default_factory=SkipConfig)
+    dedupe: DedupeConfig = field(default_factory=DedupeConfig)
+    qa: QAConfig = field(default_factory=QAConfig)
+    engine: str = choice("local", "local", "ray")
+    output: OutputConfig = field(default_factory=OutputConfig)
+    enrich: EnrichConfig = field(default_factory=EnrichConfig)
+
+    def __post_init__(self) -> None:
+        check(bool(self.segmenter.strip()), "segmenter must not be empty")
+        check_value(next(f for f in fields(self) if f.name == "engine"), self.engine, "engine")
+        check_spec(self.tokenizer)
+        check(self.max_tokens >= 0, "max_tokens must be >= 0")
+        for key, value in (
+            ("max_tokens", self.max_tokens),
+            ("markdown.window_max_tokens", self.markdown.window_max_tokens),
+        ):
+            check(not value or bool(self.tokenizer), f"{key} needs a tokenizer (tokenizer = ...)")
+        names = [t.name for t in self.templates]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        check(not dupes, f"templates: duplicate name(s) {', '.join(dupes)}")
+
+    def with_segmenter(self, name: str | None) -> Config:
+        return self if not name else replace(self, segmenter=name)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Config:
+        """The config in a TOML file (SPEC §2); a `ConfigError` names the file and key."""
+        return load_config(Path(path))
+
+    def with_overrides(self, **tables: object) -> Config:
+        """This config with TOML-shaped values merged in, validated like a TOML file:
+        `markdown={"window_max_words": 80}` changes one key of [markdown], `tokenizer="hf:x"`
+        a top-level key; lists (`templates`, `phrases`) replace the old ones."""
+        return config_from_dict(merge(self.to_dict(), tables))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
+        result: dict[str, Any] = drop_none(asdict(self))
+        return result
 
 
 def merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -169,53 +231,3 @@ def load_config(path: Path) -> Config:
     if glossary and not Path(glossary).is_absolute():  # relative to the config file
         cfg = replace(cfg, enrich=replace(cfg.enrich, glossary=str(path.parent / glossary)))
     return cfg
-
-
-def resolve_config(src: Path | None, explicit: Path | None) -> tuple[Config, Path | None]:
-    """`--config FILE` if given, else `SRC/notechunk.toml` if present, else the defaults."""
-    if explicit is not None:
-        return load_config(explicit), explicit
-    if src is not None and src.is_dir():
-        candidate = src / CONFIG_FILENAME
-        if candidate.is_file():
-            return load_config(candidate), candidate
-    return Config(), None
-
-
-def to_toml(cfg: Config) -> str:
-    """Render a config as TOML (for `config show`); `load` of the result gives `cfg` back."""
-    data = cfg.to_dict()
-    lines: list[str] = [f"{k} = {_toml_value(data[k])}" for k in _TOP_LEVEL]
-    lines.append("")
-    for table in ("markdown", "sheets", "skip", "dedupe", "qa", "enrich", "output"):
-        lines.append(f"[{table}]")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in data[table].items()]
-        lines.append("")
-    for kind in ("markdown", "spreadsheet"):
-        lines.append(f"[quality.{kind}]")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in data["quality"][kind].items()]
-        lines.append("")
-    lines.append("[context_dead]")
-    lines.append(f"phrases = {_toml_value(data['context_dead']['phrases'])}")
-    lines.append("")
-    for t in data["templates"]:
-        lines.append("[[templates]]")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in t.items()]
-        lines.append("")
-    return "\n".join(lines)
-
-
-_TOP_LEVEL = ("segmenter", "tokenizer", "max_tokens", "engine")
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        return f'"{escaped}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot render {value!r} as TOML")

@@ -29,8 +29,8 @@ from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
-from notechunk.quality import assess
-from notechunk.semantic import semantic_type
+from notechunk.finish.quality import assess
+from notechunk.finish.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
 
 ID_SCHEMA = "notechunk/1"

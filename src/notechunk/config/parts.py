@@ -1,22 +1,20 @@
-"""One frozen `Config` of per-stage parts, loaded from TOML and validated on construction.
+"""The frozen per-stage parts of `Config`, each validated on construction.
 
 Every number a rule uses comes from here, named as SPEC §2 names it. Unknown keys are an
 error (a typo silently ignored is a rule silently not applied). Every scalar key is checked
-in one place (`config_check.check_value`) against its field's declared type and range: an
+in one place (`check.check_value`) against its field's declared type and range: an
 integer key takes an integer (`true` and `2.5` are refused), a float key a finite number,
 each within the bounds its field declares (`num`), so `worker_timeout_s = inf` or
 `worker_memory_mb = 2**63-1` stop at load with the key named, not deep inside a run.
-Loading and dumping TOML is in `config_toml`.
+`settings.Config` holds one of each.
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, field, fields, replace
-from pathlib import Path
-from typing import Any, ClassVar
+from dataclasses import MISSING, dataclass, field
+from typing import ClassVar
 
-from notechunk.config_check import check, check_fields, check_value, choice, num
-from notechunk.tokens import check_spec
+from notechunk.config.check import check, check_fields, choice, num
 
 DEFAULT_CONTEXT_DEAD_PHRASES: tuple[str, ...] = (
     "click here",
@@ -129,7 +127,7 @@ class Template:
         check_fields(self)
         check(bool(self.name.strip()), "templates.name must not be empty")
         check(bool(self.match.strip()), f"template {self.name!r}: match must not be empty")
-        from notechunk.sheets.syntax import template_problem
+        from notechunk.config.syntax import template_problem
 
         problem = template_problem(self.text)
         check(problem is None, f"template {self.name!r}: text {self.text!r}: {problem}")
@@ -242,74 +240,3 @@ class EnrichConfig:
             backend == "rules" or (backend.startswith("spacy:") and len(backend) > 6),
             'enrich.references_backend must be "rules" or "spacy:<pipeline>"',
         )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Config:
-    """Every setting of a run. Build one typed (`Config(markdown=MarkdownConfig(...))`),
-    from a TOML file (`Config.from_toml(path)`), or from TOML-shaped overrides
-    (`Config().with_overrides(markdown={"window_max_words": 80})`); each way validates.
-
-    `tokenizer` (`hf:<tokenizer.json>`, `hf:minilm`, `tiktoken:<encoding>`; "" = none) gives
-    every chunk a `token_count`; `max_tokens` is the embedder's limit (0 = none): a chunk
-    over it is labelled `too_long_tokens` and flagged `too_long_tokens:<n>><limit>`.
-
-    >>> Config().with_overrides(markdown={"window_max_words": 80}).markdown.window_max_words
-    80
-    >>> Config(tokenizer="hf:minilm", max_tokens=256).max_tokens
-    256
-    """
-
-    segmenter: str = "default"
-    tokenizer: str = ""
-    max_tokens: int = 0
-    markdown: MarkdownConfig = field(default_factory=MarkdownConfig)
-    quality: QualityConfig = field(default_factory=QualityConfig)
-    context_dead: ContextDeadConfig = field(default_factory=ContextDeadConfig)
-    templates: tuple[Template, ...] = ()
-    sheets: SheetsConfig = field(default_factory=SheetsConfig)
-    skip: SkipConfig = field(default_factory=SkipConfig)
-    dedupe: DedupeConfig = field(default_factory=DedupeConfig)
-    qa: QAConfig = field(default_factory=QAConfig)
-    engine: str = choice("local", "local", "ray")
-    output: OutputConfig = field(default_factory=OutputConfig)
-    enrich: EnrichConfig = field(default_factory=EnrichConfig)
-
-    def __post_init__(self) -> None:
-        check(bool(self.segmenter.strip()), "segmenter must not be empty")
-        check_value(next(f for f in fields(self) if f.name == "engine"), self.engine, "engine")
-        check_spec(self.tokenizer)
-        check(self.max_tokens >= 0, "max_tokens must be >= 0")
-        for key, value in (
-            ("max_tokens", self.max_tokens),
-            ("markdown.window_max_tokens", self.markdown.window_max_tokens),
-        ):
-            check(not value or bool(self.tokenizer), f"{key} needs a tokenizer (tokenizer = ...)")
-        names = [t.name for t in self.templates]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        check(not dupes, f"templates: duplicate name(s) {', '.join(dupes)}")
-
-    def with_segmenter(self, name: str | None) -> Config:
-        return self if not name else replace(self, segmenter=name)
-
-    @classmethod
-    def from_toml(cls, path: str | Path) -> Config:
-        """The config in a TOML file (SPEC §2); a `ConfigError` names the file and key."""
-        from notechunk.config_toml import load_config
-
-        return load_config(Path(path))
-
-    def with_overrides(self, **tables: object) -> Config:
-        """This config with TOML-shaped values merged in, validated like a TOML file:
-        `markdown={"window_max_words": 80}` changes one key of [markdown], `tokenizer="hf:x"`
-        a top-level key; lists (`templates`, `phrases`) replace the old ones."""
-        from notechunk.config_toml import config_from_dict, merge
-
-        return config_from_dict(merge(self.to_dict(), tables))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict in TOML shape (tuples as lists, None dropped): `config show` prints it."""
-        from notechunk.config_toml import drop_none
-
-        result: dict[str, Any] = drop_none(asdict(self))
-        return result

@@ -34,31 +34,25 @@ fixed order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import Chunk
-from notechunk.qa.bm25index import (
+from notechunk.corpus.scores.bm25index import (
     F64,
-    CorpusStats,
     Index,
     Local,
     bm25_weights,
-    build_index,
     localise,
-    merge_stats,
 )
-from notechunk.qa.queries import Queries, block_queries
-from notechunk.qa.termblock import (
+from notechunk.corpus.scores.queries import Queries, block_queries
+from notechunk.corpus.scores.termblock import (
     I64,
     TermBlock,
-    term_block,
 )
 
 _BATCH_LOOKUPS = 4_000_000
-__all__ = ["CorpusStats", "Index", "build_index", "merge_stats", "retrieval_scores", "score_block"]
 
 
 def score_block(block: TermBlock, index: Index, offset: int) -> F64:
@@ -176,39 +170,3 @@ def _batches(cost: F64) -> Iterator[tuple[int, int]]:
         stop = max(int(np.searchsorted(ends, base + _BATCH_LOOKUPS, side="right")), start + 1)
         yield start, stop
         start = stop
-
-
-def index_order(chunks: Sequence[Chunk]) -> tuple[list[int], list[int]]:
-    """Which chunks are indexed (not duplicates), and each chunk's document number."""
-    index_of: dict[str, int] = {}
-    doc_of_chunk: list[int] = []
-    docs: list[int] = []
-    for i, c in enumerate(chunks):
-        if c.duplicate_of is not None and c.duplicate_of in index_of:
-            doc_of_chunk.append(doc_of_chunk[index_of[c.duplicate_of]])
-            continue
-        if c.id:
-            index_of[c.id] = i
-        doc_of_chunk.append(len(docs))
-        docs.append(i)
-    return docs, doc_of_chunk
-
-
-def retrieval_scores(chunks: Sequence[Chunk], block_size: int = 20_000) -> list[float]:
-    """One score in [0, 1] per chunk, same order, all in memory (see the module docstring)."""
-    if not chunks:
-        return []
-    docs, doc_of_chunk = index_order(chunks)
-    blocks = [
-        term_block([chunks[i] for i in docs[k : k + block_size]])
-        for k in range(0, len(docs), block_size)
-    ]
-    stats = merge_stats(CorpusStats.of_block(b) for b in blocks)
-    index = build_index(blocks, stats)
-    per_doc: list[F64] = []
-    offset = 0
-    for b in blocks:
-        per_doc.append(score_block(b, index, offset))
-        offset += b.n_docs
-    scores = np.concatenate(per_doc)
-    return [round(float(scores[d]), 4) for d in doc_of_chunk]

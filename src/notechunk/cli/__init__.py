@@ -2,26 +2,25 @@
 
 Errors become one line on stderr here and nowhere else: 0 all files processed, 1 some
 files failed (the rest is written), 2 unusable arguments or config. What each command
-does is in `cli_run` (run, demo) and `cli_commands` (the others), imported when the
-parser is built.
+does is in `cli.run` (run, demo), `cli.commands` (the others) and `cli.eval` (eval,
+eval-convert), imported when the parser is built; only this package prints.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from notechunk import __version__
-from notechunk.cli_help import ABOUT, COMMANDS, EXAMPLES
+from notechunk._version import __version__
+from notechunk.cli._out import say
+from notechunk.cli.help import ABOUT, COMMANDS, EXAMPLES
 from notechunk.errors import ConfigError, NotechunkError, UsageError
 
-SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
-RETRIEVERS = ("bm25", "dense", "hybrid")  # notechunk.search.engine.RETRIEVERS, kept light
+RETRIEVERS = ("bm25", "dense", "hybrid")  # search.engine checks the same names; kept light
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,7 +44,7 @@ def _sub(sub: Any, name: str) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from notechunk.cli_commands import (
+    from notechunk.cli.commands import (
         cmd_config_show,
         cmd_index,
         cmd_inspect,
@@ -53,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_search,
         cmd_templates_suggest,
     )
-    from notechunk.cli_run import cmd_demo, cmd_run
+    from notechunk.cli.run import cmd_demo, cmd_run
 
     p = _Parser(
         prog="notechunk",
@@ -112,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     sug.add_argument("--config", type=Path, default=None)
     sug.set_defaults(func=cmd_templates_suggest)
 
-    from notechunk.evaluate.run import (
+    from notechunk.cli.eval import (
         add_convert_arguments,
         add_eval_arguments,
         run_convert,
@@ -167,20 +166,6 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="redo every file and rewrite every output (ignore OUT/.cache and the manifest)",
     )
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def terminal_safe(text: str) -> str:
-    """`text` with control characters escaped (\\n, \\x1b, ...): a file name can then
-    neither forge a second line nor send escape sequences to the terminal."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
-
-
-def say(message: str) -> None:
-    """One line on stderr, prefixed and made terminal-safe."""
-    print(f"notechunk: {terminal_safe(message)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

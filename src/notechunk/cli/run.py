@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from notechunk.cli import SAMPLE_DIR, say, terminal_safe
-from notechunk.config import Config
-from notechunk.config_toml import resolve_config
+from notechunk.cli._out import say, terminal_safe
+from notechunk.config import Config, resolve_config
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import ConfigError, MissingExtra, UsageError
 
 
@@ -120,7 +120,7 @@ def _check_src(src: Path) -> None:
 
 def _run(src: Path, args: argparse.Namespace) -> int:
     from notechunk.io.publish import check_out
-    from notechunk.pipeline import run
+    from notechunk.job import run
 
     _check_src(src)
     cfg = command_config(src, args)
