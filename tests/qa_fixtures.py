@@ -10,8 +10,8 @@ from notechunk.chunk import Chunk, DiscardedRow, FileError, Piece, Pieces, Sheet
 from notechunk.config import Config, config_from_dict
 from notechunk.corpus import Corpus, dedupe
 from notechunk.finish import finish_file
-from notechunk.job import measure
 from notechunk.qa.artifacts import write_outputs
+from passes import measure
 
 # the seed's spreadsheet rule, so the fixtures hold one omitted fragment to count
 CFG = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})

@@ -10,13 +10,15 @@ import pytest
 
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config, DedupeConfig
-from notechunk.corpus import dedupe, gather, originals, score
 from notechunk.corpus import spill as spilled
-from notechunk.corpus.scores.retrievability import retrieval_scores
+from notechunk.corpus.dedupe import dedupe, originals
+from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.scores import retrieval_scores
 from notechunk.corpus.scores.termblock import term_block
-from notechunk.corpus.spill import deduped, spill, spilled_scores, with_score
+from notechunk.corpus.spill import spill
 from notechunk.enrich.glossary import glossary_stats
 from notechunk.finish import finish_file
+from passes import gather, score
 
 CFG = Config()
 
@@ -74,7 +76,7 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
 ) -> None:
     """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score,
     whether a file is one spill record or cut into records of `record` chunks."""
-    monkeypatch.setattr(spilled, "_RECORD", record)
+    monkeypatch.setattr(spilled, "RECORD", record)
     texts = ["Doxycycline", "Article 21 protects life.", "Doxycycline", "Monsoon rain in June."]
     results = [
         FileResult(
@@ -88,17 +90,16 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
     given = (
-        ((r, term_block(r.chunks), glossary_stats(r.chunks)) for r in results)
+        ((r, FileInputs(term_block(r.chunks), glossary_stats(r.chunks))) for r in results)
         if made_by_worker
-        else ((r, None, None) for r in results)
+        else ((r, None) for r in results)
     )
     sc = spill(given, tmp_path, CFG)
-    assert list(deduped(sc)) == memory
+    assert list(sc.chunks()) == memory
     assert sc.surviving == sum(1 for c in memory if not c.omit)
     for size in (2, 5, 1000):
-        got = [round(float(s), 4) for s in spilled_scores(sc, block_size=size)]
+        got = [round(float(s), 4) for s in sc.scores(block_size=size)]
         assert got == retrieval_scores(memory)
-    assert with_score(memory[0], 0.25) == replace(memory[0], retrieval_score=0.25)
 
 
 def test_originals_match_dedupe_on_random_keys() -> None:
@@ -106,7 +107,7 @@ def test_originals_match_dedupe_on_random_keys() -> None:
     hi = rng.integers(0, 4, size=300).astype(np.uint64)
     lo = rng.integers(0, 3, size=300).astype(np.uint64)
     omit = rng.random(300) < 0.2
-    got = originals(hi, lo, omit)
+    got = originals(np.stack([hi, lo], axis=1), omit)
     first: dict[tuple[int, int], int] = {}
     for i in range(300):
         key = (int(hi[i]), int(lo[i]))
@@ -125,7 +126,7 @@ def test_acronyms_expand_per_file_whatever_the_records(
 ) -> None:
     """With enrich.acronyms, a file's own definitions are not repeated in its chunks even
     when the file is cut into several spill records; other files get the expansion."""
-    monkeypatch.setattr(spilled, "_RECORD", record)
+    monkeypatch.setattr(spilled, "RECORD", record)
     cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
     who = FileResult(
         source="who.md",
@@ -138,8 +139,8 @@ def test_acronyms_expand_per_file_whatever_the_records(
         source="news.md",
         chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
     )
-    sc = spill(((r, None, None) for r in (who, other)), tmp_path, cfg)
-    got = {c.text[:12]: c.acronyms for c in deduped(sc)}
+    sc = spill(((r, None) for r in (who, other)), tmp_path, cfg)
+    got = {c.text[:12]: c.acronyms for c in sc.chunks()}
     assert got == {
         "The World He": (),
         "The WHO is b": (),

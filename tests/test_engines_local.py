@@ -9,7 +9,6 @@ import pytest
 
 from notechunk.config import Config
 from notechunk.discover import discover
-from notechunk.engines import local
 from notechunk.engines.local import batches, process_files
 
 
@@ -44,12 +43,13 @@ def test_files_too_big_for_one_block_give_the_same_outputs(
     """A file over WHOLE_BLOCK chunks gets its token blocks from the spill, a record at a
     time: every output is the same bytes."""
     from notechunk.cli import main
+    from notechunk.corpus import inputs
     from notechunk.corpus import spill as spilled
     from notechunk.data import SAMPLE_DIR
 
     assert main(["run", str(SAMPLE_DIR), "--out", str(tmp_path / "a"), "--workers", "1"]) == 0
-    monkeypatch.setattr(local, "WHOLE_BLOCK", 2)
-    monkeypatch.setattr(spilled, "_RECORD", 3)
+    monkeypatch.setattr(inputs, "WHOLE_BLOCK", 2)
+    monkeypatch.setattr(spilled, "RECORD", 3)
     assert main(["run", str(SAMPLE_DIR), "--out", str(tmp_path / "b"), "--workers", "1"]) == 0
     names = ("chunks.jsonl.gz", "qa/metrics.json", "qa/flagged.json", "stages/excel_chunks.jsonl")
     for name in names:

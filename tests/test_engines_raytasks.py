@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from notechunk.config import Config
-from notechunk.corpus import score
+from notechunk.corpus.dedupe import mark_duplicates
+from notechunk.corpus.scores import chunk_scores, scored
 from notechunk.corpus.scores.bm25index import Postings, fill_index, merge_stats
-from notechunk.corpus.spill import chunk_scores, mark_duplicates, scored
 from notechunk.discover import discover
 from notechunk.engines import raytasks
 from notechunk.engines.raypasses import RayCorpus, gather
@@ -29,6 +29,7 @@ from notechunk.engines.raytasks import (
     unpack_stats,
 )
 from notechunk.job import collect
+from passes import score
 
 pa = pytest.importorskip("pyarrow", reason="the Ray engine's rows are arrow tables")
 

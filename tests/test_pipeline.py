@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from notechunk import job
 from notechunk.config import Config
-from notechunk.engines import gathered
 from notechunk.job import collect, run
 
 
@@ -77,7 +77,7 @@ def test_editing_a_rule_redoes_the_work(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.undo()
     run(src, fresh, Config())
     monkeypatch.setattr("notechunk.finish.semantic_type", lambda text, source_type: "edited")
-    monkeypatch.setattr(gathered, "code_fingerprint", lambda: "edited-code")
+    monkeypatch.setattr(job, "code_fingerprint", lambda: "edited-code")
     run(src, fresh, Config())
     assert {c["semantic_type"] for c in shipped(fresh)} == {"edited"}
 

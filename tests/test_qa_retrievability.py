@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
-from notechunk.corpus import dedupe, score
-from notechunk.corpus.scores import bm25index
+from notechunk.corpus.dedupe import dedupe
+from notechunk.corpus.scores import bm25index, retrieval_scores
 from notechunk.corpus.scores import retrievability as r
 from notechunk.corpus.scores.queries import Queries
-from notechunk.corpus.scores.retrievability import retrieval_scores
 from notechunk.corpus.scores.termblock import hash_terms, term_block
 from notechunk.finish import finish_file
+from passes import score
 
 CFG = Config()
 

@@ -22,7 +22,7 @@ from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes, mark_duplicates, originals
 from notechunk.corpus.glossary import corpus_glossary, expand_part
 from notechunk.corpus.inputs import FileInputs
-from notechunk.corpus.scores import FileBlocks, scores
+from notechunk.corpus.scores import SCORE_BLOCK, FileBlocks, scores
 from notechunk.corpus.scores.termblock import (
     TermBlock,
     doc_range,
@@ -87,7 +87,7 @@ class SpilledCorpus:
         records = (r for path in self.results for r in read_spill(path))
         return mark_duplicates(records, self.original)
 
-    def scores(self) -> NDArray[np.float64]:
+    def scores(self, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
         """Every chunk's retrieval score in output order, unrounded."""
         indexed = self.original < 0
 
@@ -101,7 +101,7 @@ class SpilledCorpus:
 
         store = SpilledBlocks(self.folder / "index.terms")
         try:
-            return scores(parts, self.original, store)
+            return scores(parts, self.original, store, block_size)
         finally:
             store.remove()
 

@@ -25,7 +25,7 @@ from notechunk.errors import InputError
 from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.header import build_header, find_header, widen
 from notechunk.sheets.isolate import read_isolated
-from notechunk.sheets.read import RawSheet
+from notechunk.sheets.model import RawSheet
 from notechunk.textio import read_text
 
 DocKind = Literal["markdown", "row"]

@@ -50,7 +50,8 @@ from notechunk.qa.contents import (
 from notechunk.qa.enrichment import dangling_row, enrichment_json
 from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
-from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
+from notechunk.qa.source_pages import write_source_pages, write_sources
+from notechunk.qa.sources import ReadSource
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
 

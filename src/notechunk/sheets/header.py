@@ -29,7 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from notechunk.sheets.read import SheetRow
+from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import is_numeric, is_placeholder
 
 # a year or fiscal year ("2011", "2011-12") is a column name in a header row

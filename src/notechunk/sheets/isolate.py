@@ -29,7 +29,8 @@ from typing import Any, TypeVar
 from notechunk._proc import mp_context
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_workbook
+from notechunk.sheets.model import RawSheet, SheetRow
+from notechunk.sheets.read import check_container, read_workbook
 
 T = TypeVar("T")
 Send = Callable[[tuple[Any, ...]], None]

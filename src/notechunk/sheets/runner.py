@@ -39,7 +39,7 @@ from notechunk.errors import InputError
 from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.header import Header, build_header, find_header
 from notechunk.sheets.isolate import read_isolated, run_isolated
-from notechunk.sheets.read import RawSheet, SheetRow
+from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.sheets.rows import SheetRows, Tally, row_key
 from notechunk.sheets.templates import select_template
 
