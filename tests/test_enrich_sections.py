@@ -1,4 +1,4 @@
-"""Tiny sibling sections merged under their parent (enrich.sections)."""
+"""Tiny sibling sections merged under their parent (markdown.tiny)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
+from chunks import chunk_markdown
 from conftest import PeriodSegmenter
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
-from notechunk.markdown import chunk_markdown
 from notechunk.markdown.tiny import common_parent
 
 DISEASES = """# Scrub typhus

@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunks import make_chunk
 from notechunk.chunk import Chunk
 from notechunk.io.jsonio import (
     dumps,
@@ -22,7 +23,7 @@ from notechunk.io.jsonio import (
 
 
 def md(text: str, i: int = 1) -> Chunk:
-    return Chunk(text=text, source="a.md", source_type="markdown", lines=(i, i), flags=("f",))
+    return make_chunk(text=text, source="a.md", source_type="markdown", lines=(i, i), flags=("f",))
 
 
 def test_dumps_sorted_and_indent() -> None:
@@ -48,7 +49,7 @@ def test_gzip_is_deterministic(tmp_path: Path) -> None:
 
 
 def test_jsonl_round_trip(tmp_path: Path) -> None:
-    chunks = [md("x y", 1), Chunk(text="r", source="s.csv", source_type="spreadsheet", row=2)]
+    chunks = [md("x y", 1), make_chunk(text="r", source="s.csv", source_type="spreadsheet", row=2)]
     write_jsonl(tmp_path / "s.jsonl", chunks)
     assert read_jsonl(tmp_path / "s.jsonl") == chunks
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunks import make_chunk
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config
 from notechunk.corpus.dedupe import dedupe
@@ -30,12 +31,12 @@ def md(text: str, i: int, path: tuple[str, ...] = ("Notes",)) -> Chunk:
     piece = Piece(text=text, section_path=path, lines=(i, i))
     doc = Pieces(source=f"f{i}/polity.md", source_type="markdown", pieces=(piece,))
     chunks = finish_file(doc, CFG)
-    return chunks[0] if chunks else Chunk(text="", source=doc.source, source_type="markdown")
+    return chunks[0] if chunks else make_chunk(text="", source=doc.source, source_type="markdown")
 
 
 def test_empty_and_tokenless() -> None:
     assert retrieval_scores([]) == []
-    bare = [Chunk(text=t, source="x.md", source_type="markdown") for t in ("a . !", "- ?")]
+    bare = [make_chunk(text=t, source="x.md", source_type="markdown") for t in ("a . !", "- ?")]
     assert retrieval_scores(bare) == [0.0, 0.0]
     # with its context, a chunk of no words of its own is still found by its title
     assert retrieval_scores([md("a . !", 0), md("- ?", 1)]) == [0.5, 0.5]
@@ -84,10 +85,10 @@ def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -
     rng = random.Random(seed)
     vocab = [f"t{k}" for k in range(60)]
     texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
-    chunks = [Chunk(text=t, source="x.md", source_type="markdown") for t in texts]
+    chunks = [make_chunk(text=t, source="x.md", source_type="markdown") for t in texts]
     block = term_block(chunks)
-    stats = r.CorpusStats.of_block(block)
-    index = r.build_index([block], stats)
+    stats = bm25index.CorpusStats.of_block(block)
+    index = bm25index.build_index([block], stats)
     loc = bm25index.localise(block, stats)
     tids = loc.doc_tid
     doc_tokens = [tids[block.doc_of == d].tolist() for d in range(len(texts))]
@@ -125,9 +126,9 @@ def test_blocks_and_batches_give_the_same_scores(monkeypatch: pytest.MonkeyPatch
 
 def test_stats_merge_in_any_order() -> None:
     chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(60)]
-    parts = [r.CorpusStats.of_block(term_block(chunks[k : k + 9])) for k in range(0, 60, 9)]
-    whole = r.CorpusStats.of_block(term_block(chunks))
-    for merged in (r.merge_stats(parts), r.merge_stats(reversed(parts))):
+    parts = [bm25index.CorpusStats.of_block(term_block(chunks[k : k + 9])) for k in range(0, 60, 9)]
+    whole = bm25index.CorpusStats.of_block(term_block(chunks))
+    for merged in (bm25index.merge_stats(parts), bm25index.merge_stats(reversed(parts))):
         assert merged.n_docs == whole.n_docs and merged.total_len == whole.total_len
         assert np.array_equal(merged.terms, whole.terms) and np.array_equal(merged.df, whole.df)
 
@@ -135,7 +136,7 @@ def test_stats_merge_in_any_order() -> None:
 def test_blocks_of_nothing() -> None:
     block = term_block([])
     assert block.n_docs == 0 and len(block.q_terms) == len(block.doc_terms) == 0
-    bare = term_block([Chunk(text="- ?", source="x.md", source_type="markdown")])
+    bare = term_block([make_chunk(text="- ?", source="x.md", source_type="markdown")])
     assert bare.n_docs == 1 and len(bare.q_terms) == 0
 
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.chunk import Chunk
+from chunks import label, make_chunk
 from notechunk.config import DEFAULT_CONTEXT_DEAD_PHRASES, Config
-from notechunk.finish.quality import context_dead_phrase, label
+from notechunk.finish.quality import context_dead_phrase
 
 CFG = Config()
 
@@ -31,20 +31,20 @@ def words(n: int) -> str:
     ],
 )
 def test_bands(source_type: str, n: int, quality: str, omit: bool) -> None:
-    c = label(Chunk(text=words(n), source="x", source_type=source_type), CFG)  # type: ignore[arg-type]
+    c = label(make_chunk(text=words(n), source="x", source_type=source_type), CFG)  # type: ignore[arg-type]
     assert (c.word_count, c.quality, c.omit) == (n, quality, omit)
 
 
 @pytest.mark.parametrize("phrase", DEFAULT_CONTEXT_DEAD_PHRASES)
 def test_every_context_dead_phrase(phrase: str) -> None:
     text = f"- **{phrase.upper()}**, the details of the scheme " + words(40)
-    c = label(Chunk(text=text, source="x", source_type="markdown"), CFG)
+    c = label(make_chunk(text=text, source="x", source_type="markdown"), CFG)
     assert (c.quality, c.omit) == ("context_dead", True)
     assert f"context_dead:{phrase}" in c.flags
 
 
 def test_context_dead_beats_too_long_and_needs_word_boundary() -> None:
-    c = label(Chunk(text="See above. " + words(600), source="x", source_type="markdown"), CFG)
+    c = label(make_chunk(text="See above. " + words(600), source="x", source_type="markdown"), CFG)
     assert c.quality == "context_dead"
     assert context_dead_phrase("For moreover the river floods", CFG.context_dead) is None
     assert context_dead_phrase("Contd.", CFG.context_dead) == "contd"
@@ -52,5 +52,5 @@ def test_context_dead_beats_too_long_and_needs_word_boundary() -> None:
 
 
 def test_runner_omission_is_kept() -> None:
-    c = label(Chunk(text=words(40), source="x", source_type="markdown", omit=True), CFG)
+    c = label(make_chunk(text=words(40), source="x", source_type="markdown", omit=True), CFG)
     assert c.omit and c.quality == "ok"

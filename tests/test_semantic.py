@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from notechunk.chunk import Chunk
+from chunks import make_chunk
 from notechunk.finish import semantic
 from notechunk.finish.semantic import RULES, TYPES, semantic_type
+from notechunk.qa.artifacts import SemanticTally
 
 CASES = [
     ("code", "```python\nprint(1)\n```", "markdown"),
@@ -62,8 +63,12 @@ def test_docstring_lists_every_rule_in_order() -> None:
 
 def test_summary_counts_and_examples() -> None:
     chunks = [
-        Chunk(text=f"- a{k}\n- b", source="x", source_type="markdown", id=str(k)) for k in range(5)
+        make_chunk(text=f"- a{k}\n- b", source="x", source_type="markdown", id=str(k))
+        for k in range(5)
     ]
-    summary = semantic.semantic_summary(chunks)
-    assert summary["counts"]["list"] == 5  # type: ignore[index]
-    assert len(summary["examples"]["list"]) == 3  # type: ignore[index]
+    tally = SemanticTally()
+    for c in chunks:
+        tally.add(c)
+    summary = tally.result()
+    assert summary["counts"]["list"] == 5
+    assert len(summary["examples"]["list"]) == 3

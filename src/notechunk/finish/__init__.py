@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import PurePosixPath
 
-from notechunk.chunk import Chunk, Piece, Pieces, SourceType
+from notechunk.chunk import Chunk, Location, MarkdownSpan, Piece, Pieces, SheetCell, SourceType
 from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
@@ -161,6 +161,15 @@ def _recount(new: Chunk, old: Chunk, tokens: TokenCounter) -> Chunk:
     return replace(new, token_count=n + tokens.overhead)
 
 
+def location_of(piece: Piece) -> Location:
+    """A piece's place as its chunk records it: a line range, or a sheet row."""
+    if piece.lines is not None:
+        return MarkdownSpan(*piece.lines)
+    if piece.sheet is None or piece.row is None:
+        raise ValueError("a piece has either lines or a sheet and a row")
+    return SheetCell(piece.sheet, piece.row, piece.group)
+
+
 def _finish_piece(
     doc: Pieces,
     piece: Piece,
@@ -181,10 +190,7 @@ def _finish_piece(
         source_type=doc.source_type,
         section_path=piece.section_path,
         section_paths=piece.section_paths,
-        lines=piece.lines,
-        sheet=piece.sheet,
-        row=piece.row,
-        group=piece.group,
+        location=location_of(piece),
         title=title,
         created=doc.created,
         tags=doc.tags,

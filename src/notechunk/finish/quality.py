@@ -12,9 +12,8 @@ rule). Context-dead chunks are always omitted.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from notechunk.chunk import Chunk, Quality, SourceType, count_words
+from notechunk.chunk import Quality, SourceType, count_words
 from notechunk.config import Config, ContextDeadConfig, QualityBands
 
 _LEADING_JUNK = re.compile(r"^[\s\W_]+", re.UNICODE)
@@ -75,18 +74,3 @@ def assess(
     if over_token_limit(token_count, cfg):
         flags = (*flags, f"too_long_tokens:{token_count}>{cfg.max_tokens}")
     return words, quality, omit, flags
-
-
-def label(chunk: Chunk, cfg: Config) -> Chunk:
-    """The chunk with `word_count`, `quality` and `omit` computed from its text.
-
-    A chunk already marked omitted by its runner stays omitted.
-    """
-    words, quality, omit, extra = assess(chunk.text, chunk.source_type, cfg, chunk.token_count)
-    return replace(
-        chunk,
-        word_count=words,
-        quality=quality,
-        omit=omit or chunk.omit,
-        flags=(*chunk.flags, *extra),
-    )

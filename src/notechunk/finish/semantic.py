@@ -22,10 +22,10 @@ The first rule that matches names the type (top to bottom); `narrative` is the f
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from notechunk.chunk import Chunk, SourceType
+from notechunk.chunk import SourceType
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+\S")
@@ -131,26 +131,3 @@ def semantic_type(text: str, source_type: SourceType) -> str:
         if rule.test(text, source_type):
             return rule.name
     return FALLBACK
-
-
-def semantic_summary(chunks: Sequence[Chunk], examples_per_type: int = 3) -> dict[str, object]:
-    """Counts per type over `chunks` and the first few examples of each (id, source, text)."""
-    counts = dict.fromkeys(TYPES, 0)
-    examples: dict[str, list[dict[str, object]]] = {t: [] for t in TYPES}
-    for c in chunks:
-        t = c.semantic_type or semantic_type(c.text, c.source_type)
-        counts[t] = counts.get(t, 0) + 1
-        bucket = examples.setdefault(t, [])
-        if len(bucket) < examples_per_type:
-            bucket.append({"id": c.id, "source": c.source, "text": _snippet(c.text, 240)})
-    return {
-        "rules": [{"name": r.name, "description": r.description} for r in RULES]
-        + [{"name": FALLBACK, "description": "anything else"}],
-        "counts": counts,
-        "examples": examples,
-    }
-
-
-def _snippet(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

@@ -45,7 +45,7 @@ COLUMNS: dict[str, tuple[str, bool]] = {
     "omit": ("bool", False),
     "flags": ("list<string>", False),
     "template": ("string", True),
-    "semantic_type": ("string", True),
+    "semantic_type": ("string", False),
     "retrieval_score": ("double", True),
     "id": ("string", False),
     "duplicate_of": ("string", True),

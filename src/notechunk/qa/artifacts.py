@@ -24,7 +24,7 @@ from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
 from notechunk.enrich.glossary import Glossary
-from notechunk.finish.semantic import FALLBACK, RULES, TYPES, semantic_type
+from notechunk.finish.semantic import FALLBACK, RULES, TYPES
 from notechunk.io.jsonio import (
     atomic_open,
     atomic_write_bytes,
@@ -62,7 +62,8 @@ def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
 
 
 class SemanticTally:
-    """`semantic_summary` one chunk at a time (counts, the first examples of each type)."""
+    """qa/semantic_types.json counted one chunk at a time: the rules, counts per type and the
+    first examples of each."""
 
     def __init__(self, examples_per_type: int = 3) -> None:
         self.k = examples_per_type
@@ -70,7 +71,7 @@ class SemanticTally:
         self.examples: dict[str, list[dict[str, object]]] = {t: [] for t in TYPES}
 
     def add(self, c: Chunk) -> None:
-        t = c.semantic_type or semantic_type(c.text, c.source_type)
+        t = c.semantic_type
         self.counts[t] = self.counts.get(t, 0) + 1
         bucket = self.examples.setdefault(t, [])
         if len(bucket) < self.k:

@@ -105,7 +105,7 @@ def scored(chunks: Iterable[Chunk], values: F64) -> Iterator[Chunk]:
         yield replace(c, retrieval_score=round(float(s), 4))
 
 
-def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
+def retrieval_scores(chunks: Sequence[Chunk], block_size: int = SCORE_BLOCK) -> list[float]:
     """`scores` over chunks held in memory, in output order with their duplicates marked
     (`duplicate_of`), rounded as shipped."""
     ordinal: dict[str, int] = {}
@@ -116,5 +116,5 @@ def retrieval_scores(chunks: Sequence[Chunk]) -> list[float]:
         elif c.id:
             ordinal.setdefault(c.id, i)
     block = term_block(chunks)
-    values = scores(lambda: [(block, original < 0)], original, MemoryBlocks())
+    values = scores(lambda: [(block, original < 0)], original, MemoryBlocks(), block_size)
     return [round(float(s), 4) for s in values]
