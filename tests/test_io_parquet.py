@@ -12,7 +12,7 @@ import pytest
 
 import notechunk
 from chunks import make_chunk
-from notechunk.chunk import RECORD_FIELDS, Chunk
+from notechunk.chunk import RECORD_FIELDS, SCHEMA_VERSION, Chunk
 from notechunk.cli import main
 from notechunk.config import Config
 from notechunk.data import SAMPLE_DIR
@@ -41,6 +41,7 @@ def test_a_column_per_chunk_field_nullable_exactly_where_optional() -> None:
         assert schema.field(f.name).nullable == optional, f.name
     assert str(schema.field("section_paths").type) == "list<item: list<item: string>>"
     assert str(schema.field("retrieval_score").type) == "double"
+    assert schema.metadata == {b"notechunk.schema": str(SCHEMA_VERSION).encode()}
 
 
 def varied() -> list[Chunk]:

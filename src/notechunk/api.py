@@ -171,6 +171,7 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
         if not has_arrow:
             raise MissingExtra(f"reading {path}", "pyarrow", "parquet")
         return _read_parquet(path)
+    _check_schema(path)
     parquet, jsonl = path / CHUNKS_PARQUET, path / CHUNKS_JSONL
     if parquet.is_file() and has_arrow:
         return _read_parquet(parquet)
@@ -179,6 +180,21 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     if parquet.is_file():
         raise MissingExtra(f"reading {parquet}", "pyarrow", "parquet")
     raise InputError(str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})")
+
+
+def _check_schema(out: Path) -> None:
+    """An OUT written by a newer notechunk (a chunk record this version does not know) is
+    refused in one line rather than read wrong."""
+    from notechunk.chunk import SCHEMA_VERSION
+    from notechunk.io.publish import read_manifest
+
+    schema = read_manifest(out).schema
+    if schema > SCHEMA_VERSION:
+        raise InputError(
+            str(out),
+            f"written by a newer notechunk (chunk schema {schema}; this one reads "
+            f"{SCHEMA_VERSION}): upgrade notechunk",
+        )
 
 
 def is_output(path: str | os.PathLike[str]) -> bool:
