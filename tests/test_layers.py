@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "notechunk"
 
 # lowest first; a layer is one group, or peer groups that must not import each other
 LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
-    (("_version", "errors", "chunk", "textio", "terms", "tokens", "_proc", "data"),),
+    (("_version", "errors", "chunk", "textio", "terms", "tokens", "bm25", "_proc", "data"),),
     (("config",),),
     (("io",),),
     (("discover", "segment", "markdown", "sheets", "enrich"),),
@@ -59,14 +59,20 @@ def imports_of(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
                 mod = ".".join(["notechunk", *base, *([node.module] if node.module else [])])
             else:
                 mod = node.module or ""
-            targets = [f"{mod}.{a.name}" for a in node.names] + [mod]
+            named = [f"{mod}.{a.name}" for a in node.names]
+            # the module itself, unless every name is a submodule (`from x import y`)
+            targets = named + ([mod] if not all(_short(n) in modules for n in named) else [])
         for t in targets:
             if t != "notechunk" and not t.startswith("notechunk."):
                 continue
-            short = t.removeprefix("notechunk").removeprefix(".")
+            short = _short(t)
             if short in modules and short != name:
                 found.add(short)
     return found
+
+
+def _short(dotted: str) -> str:
+    return dotted.removeprefix("notechunk").removeprefix(".")
 
 
 def layer_of(name: str) -> tuple[int, int]:

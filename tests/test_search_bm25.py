@@ -9,7 +9,8 @@ import bm25s
 import numpy as np
 import pytest
 
-from notechunk.search import bm25
+from notechunk import bm25
+from notechunk.search import bm25 as search_bm25
 from notechunk.search.runview import FinishedRun, open_run
 from notechunk.terms import terms
 
@@ -66,15 +67,15 @@ def test_index_is_saved_once_and_replaced_with_the_run(tmp_path: Path) -> None:
         calls.append(1)
         return ["monsoon rain", "river delta"]
 
-    first, built = bm25.load_or_build(run, texts)
+    first, built = search_bm25.load_or_build(run, texts)
     assert built and len(calls) == 1
-    again, built = bm25.load_or_build(run, texts)
+    again, built = search_bm25.load_or_build(run, texts)
     assert not built and len(calls) == 1  # loaded from OUT/.search, texts never read
     assert np.array_equal(first.scores("rivers"), again.scores("rivers"))
     (entry,) = (tmp_path / "out" / ".search").glob("bm25-*")
     rerun = fake_run(tmp_path / "out", ["monsoon rain", "river delta", "plateau"])
     assert rerun.key != run.key
-    _, built = bm25.load_or_build(rerun, lambda: ["monsoon rain", "river delta", "plateau"])
+    _, built = search_bm25.load_or_build(rerun, lambda: ["monsoon rain", "river delta", "plateau"])
     assert built
     entries = list((tmp_path / "out" / ".search").glob("bm25-*"))
     assert len(entries) == 1 and entries[0] != entry  # the stale index is gone
@@ -86,16 +87,16 @@ def test_unwritable_out_still_answers(tmp_path: Path, monkeypatch: pytest.Monkey
     def refuse(*_: object) -> None:
         raise PermissionError("read-only")
 
-    monkeypatch.setattr(bm25.os, "replace", refuse)
-    index, built = bm25.load_or_build(run, lambda: ["monsoon rain"])
+    monkeypatch.setattr(search_bm25.os, "replace", refuse)
+    index, built = search_bm25.load_or_build(run, lambda: ["monsoon rain"])
     assert built and index.scores("monsoon")[0] > 0
     assert not list((tmp_path / "out" / ".search").glob("*"))  # no half-written entry
 
 
 def test_damaged_entry_is_rebuilt(tmp_path: Path) -> None:
     run = fake_run(tmp_path / "out", ["monsoon rain"])
-    bm25.load_or_build(run, lambda: ["monsoon rain"])
+    search_bm25.load_or_build(run, lambda: ["monsoon rain"])
     (entry,) = (tmp_path / "out" / ".search").glob("bm25-*")
     (entry / "vocab.json").write_text("{not json", encoding="utf-8")
-    index, built = bm25.load_or_build(run, lambda: ["monsoon rain"])
+    index, built = search_bm25.load_or_build(run, lambda: ["monsoon rain"])
     assert built and index.scores("monsoon")[0] > 0

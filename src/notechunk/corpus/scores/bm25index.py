@@ -4,8 +4,7 @@
 (terms as stable hashes, sorted); blocks counted anywhere merge in any order. `Index`
 holds the BM25 weight of every (term, chunk) pair whose term is usable (in at most
 `MAX_DF_SHARE` of the chunks) and found in 2 or more chunks: the only pairs another
-chunk can share with a query. Lucene BM25 as bm25s: k1 = 1.5, b = 0.75,
-idf = ln(1 + (N - df + 0.5) / (df + 0.5)).
+chunk can share with a query. The BM25 is `notechunk.bm25`'s (Lucene's, as bm25s).
 """
 
 from __future__ import annotations
@@ -17,10 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from notechunk import bm25
 from notechunk.corpus.scores.termblock import I64, U64, TermBlock, sorted_unique, unique_inverse
 
-K1 = 1.5
-B = 0.75
 MAX_DF_SHARE = 0.05
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
@@ -76,7 +74,7 @@ class CorpusStats:
         return self.total_len / self.n_docs if self.n_docs else 0.0
 
     def idf(self) -> F64:
-        return np.log(1.0 + (self.n_docs - self.df + 0.5) / (self.df + 0.5))
+        return bm25.idf(self.n_docs, self.df)
 
 
 def merge_stats(parts: Iterable[CorpusStats]) -> CorpusStats:
@@ -144,8 +142,7 @@ def _lookup(sorted_terms: U64, terms: U64) -> I64:
 def bm25_weights(stats: CorpusStats, idf: F64, tid: I64, tf: I64, dl: I64) -> F32:
     """Lucene BM25 weight of each (term, doc) pair, as float32 (so sums agree bit for bit
     wherever the same pair is weighed)."""
-    norm = K1 * (1.0 - B + B * dl / (stats.avgdl or 1.0))
-    return (idf[tid] * tf * (K1 + 1.0) / (tf + norm)).astype(np.float32)
+    return bm25.weights(idf[tid], tf, dl, stats.avgdl)
 
 
 @dataclass(frozen=True, slots=True)

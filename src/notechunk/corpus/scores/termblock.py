@@ -17,7 +17,6 @@ in other processes agree. Two distinct terms share a hash with probability ~n^2/
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk
 from notechunk.finish import context_parts, embed_text
-from notechunk.terms import STOPWORDS
+from notechunk.terms import STOPWORDS, tokens
 from notechunk.terms import terms as tokenize
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
@@ -88,8 +87,7 @@ def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
         indexed = c.embed_text or c.text
         if indexed != embed_text(parts, c.text) and (c.embed_text or parts):
             other[d] = tokenize(indexed)
-    tokens = _TOKEN.findall(_DOC.join(texts))
-    h = hash_terms(tokens)
+    h = hash_terms(tokens(_DOC.join(texts)))
     doc_mark = h == _hash1(_DOC.strip())
     seg_mark = h == _hash1(_SEG.strip())
     doc = np.cumsum(doc_mark)
@@ -115,7 +113,6 @@ def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
 _SEG = " QQSEGQQ "
 _ENDS = (". ", "! ", "? ", "; ")  # a sentence ends at one of these, or at a line break
 _DOC = " QQDOCQQ "
-_TOKEN = re.compile(r"\w+")
 
 
 def _hash1(token: str) -> np.uint64:
