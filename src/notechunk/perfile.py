@@ -5,7 +5,8 @@ file into pieces with that kind's reader and finishes them (`finish.finish_file`
 everything a file contributes is complete before any corpus pass sees it. A bad file is a
 `FileError` in its result, never an exception. `Tools` are what a worker loads once for
 many files (segmenter, block parser, token counter, name finder); `process_batch` is the
-unit of parallel work, with the per-file cache around `process_file`.
+unit of parallel work, with the per-file cache around `process_file`. `plain_places` is
+the same dispatch for the eval's peers: a file as the plain documents they are given.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
 from notechunk.sheets import process_sheet_file
-from notechunk.textio import decode_text
+from notechunk.sheets.plain import plain_rows
+from notechunk.textio import decode_text, read_text
 from notechunk.tokens import TokenCounter, counter_for
 
 
@@ -110,6 +112,28 @@ def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -
         except OSError as exc:
             return failed(f.rel, "read", f"cannot read file ({exc.strerror or exc})")
     return process_markdown(f.rel, data, cfg, tools)
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """A file, or one row of a sheet, as plain text (what a peer chunker is given), with a
+    note on how it was read (a decoding fallback) or None."""
+
+    source: str
+    text: str
+    note: str | None = None
+
+
+def plain_places(f: SourceFile, cfg: Config) -> Iterator[Plain]:
+    """The file as plain documents, by its kind: a Markdown file whole (decoded as `run`
+    decodes it), a sheet row by row as `header: value` lines. Raises `InputError` or
+    `OSError` when the file cannot be read (after the rows read before)."""
+    if f.kind == "spreadsheet":
+        for source, text in plain_rows(f.path, f.rel, cfg):
+            yield Plain(source, text)
+        return
+    decoded = read_text(f.path, f.rel)
+    yield Plain(f.rel, decoded.text, "decoded as cp1252 (not UTF-8)" if decoded.fell_back else None)
 
 
 def process_files(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResult]:
