@@ -3,7 +3,7 @@
 The public API is `__all__`: `run` (the CLI's run), `chunk_file` and `chunk_markdown_text`
 (chunks in memory), `load` (read an OUT folder back), `Config`, `Chunk`, `RunResult` and
 the error tree (`NotechunkError` and below). Importing the package stays light: `run` and
-friends load the pipeline when first used. Adapters for LangChain and LlamaIndex live in
+friends load the job when first used. Adapters for LangChain and LlamaIndex live in
 `notechunk.integrations` (each an extra).
 """
 

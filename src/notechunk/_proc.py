@@ -5,7 +5,7 @@ time limit for work that runs in this process.
 `time_limit` bounds the Markdown work of one file, like the sheet worker's limit: past it
 the file becomes one `FileError` and the run goes on.
 
-It uses SIGALRM, so it applies in the main thread on POSIX (where the pipeline and its
+It uses SIGALRM, so it applies in the main thread on POSIX (where a run and its
 pool workers run files) and is a no-op elsewhere. Python checks signals between
 bytecodes, so a single native call (one regex match) is not cut short: the parsers'
 patterns are kept linear for that reason.

@@ -47,7 +47,7 @@ def kind_of(path: Path) -> SourceType | None:
 def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
     """Every Markdown and spreadsheet file under `src` (or `src` itself if it is a file).
 
-    Folders in `exclude` are never entered: the pipeline passes its own output folders,
+    Folders in `exclude` are never entered: a run passes its own output folders,
     so an OUT inside SRC does not read back its CSV reports as inputs.
     """
     root = src.resolve()

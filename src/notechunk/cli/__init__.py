@@ -1,4 +1,4 @@
-"""The command line: parse, call the pipeline, print, return an exit code (SPEC §2).
+"""The command line: parse, call the library, print, return an exit code (SPEC §2).
 
 Errors become one line on stderr here and nowhere else: 0 all files processed, 1 some
 files failed (the rest is written), 2 unusable arguments or config. What each command

@@ -1,7 +1,7 @@
 """The other commands: inspect, report, search, index, templates suggest, config show.
 
 Each parses nothing and prints its result; errors are raised for `cli.main` to turn into
-one line and an exit code. Apart from `cli` (parse and dispatch) and `cli_run` (the run
+one line and an exit code. Apart from `cli` (parse and dispatch) and `cli.run` (the run
 path); every heavy import is inside the command that needs it.
 """
 

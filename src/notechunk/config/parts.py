@@ -49,7 +49,7 @@ class MarkdownConfig:
     window_max_tokens: int = num(0, 0, 1_000_000)
     bullet_merge_under_words: int = num(20, 0, 1_000_000)
     bullet_merge_cap_words: int = num(150, 0, 1_000_000)
-    bold_headings: bool = True  # a bold-only line followed by content is a heading (v2)
+    bold_headings: bool = True  # a bold-only line followed by content is a heading
     heading_max_words: int = num(15, 1, 1_000)  # a longer heading is cut in the path
     timeout_s: float = num(300.0, 0, 86_400, lo_open=True)
 
@@ -68,8 +68,8 @@ class MarkdownConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QualityBands:
-    """Word-count bands of the quality labels; `omit_fragments` (v2: false) omits
-    fragments instead of only flagging them (the seed's spreadsheet rule)."""
+    """Word-count bands of the quality labels; `omit_fragments` (default false: a short row
+    is often a whole fact) omits fragments instead of only flagging them."""
 
     _TABLE: ClassVar[str] = "quality.*"
     fragment_words: int = num(MISSING, 0, 1_000_000)
@@ -162,8 +162,8 @@ class SheetsConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkipConfig:
-    """Early row skipping. `mostly_numeric = "label"` (v2) discards a mostly-numeric row
-    only when no cell is a text label; `"ratio"` restores the seed's rule (the share alone)."""
+    """Early row skipping. `mostly_numeric = "label"` discards a mostly-numeric row only
+    when no cell is a text label; `"ratio"` decides on the numeric share alone."""
 
     _TABLE: ClassVar[str] = "skip"
     mostly_numeric: str = choice("label", "label", "ratio")
@@ -174,8 +174,8 @@ class SkipConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DedupeConfig:
-    """`scope = "context"` (v2): a duplicate is the same text in the same context (title and
-    heading path, or sheet); `"text"` restores the seed's rule (the same text anywhere)."""
+    """`scope = "context"`: a duplicate is the same text in the same context (title and
+    heading path, or sheet); `"text"`: the same text anywhere."""
 
     _TABLE: ClassVar[str] = "dedupe"
     scope: str = choice("context", "context", "text")
@@ -212,7 +212,7 @@ class OutputConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EnrichConfig:
-    """Enrichment passes (issue 12): what makes a chunk stand alone in `embed_text`.
+    """Enrichment passes: what makes a chunk stand alone in `embed_text`.
 
     `merge_sections`: consecutive tiny sibling sections (each under
     `markdown.bullet_merge_under_words`) become one chunk under their parent, each

@@ -1,13 +1,15 @@
 """The Ray engine: the same run on Ray Data, on this machine or on a cluster.
 
 Per-file work: the discovered files, cut into batches of about equal bytes
-(`engines.local.batches`), are a Ray Data dataset whose map tasks read, process and
-finish each file and make its token block (`engines.raytasks.file_rows`; the per-file
+(`engines.batches`), are a Ray Data dataset whose map tasks run the engines' map step
+on each file (`engines.raytasks.file_rows`, calling `engines.process_with_inputs`; the per-file
 cache is read and written by the tasks, the sheet reader's limited child process is
 started inside the task). Their rows, the chunk dataset, stay in Ray's object store. A
 batch whose task dies is retried one file per task, and a file whose task dies again is
-that file's error. The corpus passes then run over the chunk dataset
-(`engines.raypasses`); the driver keeps a few bytes per chunk and writes OUT.
+that file's error. The corpus passes then run over the chunk dataset with the `corpus`
+functions (`gather`: the glossary, acronyms expanded as a map, dedupe on the rows' key
+hashes; `engines.raypasses`: the scores as Ray work); the driver keeps a few bytes per
+chunk and writes OUT.
 
 Ray is the `ray` extra (`ray[data]`), imported here only when the engine is used. With no
 address (and no RAY_ADDRESS), a local Ray instance is started with `workers` CPUs and

@@ -1,13 +1,13 @@
 """The corpus passes over the Ray engine's chunk dataset, and the chunks back in output order.
 
 `gather` reads the small columns of every row (counts, dedupe key hashes, omit bits,
-each file's key and extras) and dedupes on the hashes (`corpus.originals`, as the local
+each file's key and extras) and dedupes on the hashes (`corpus.dedupe.originals`, as the local
 engine): the driver holds ~25 bytes per chunk, never the chunks. `RayCorpus.scores` runs
 the retrieval passes as Ray Data work over the dataset: index blocks (a map, with the
 broadcast `Layout`, each block's statistics counted there), document frequencies
 aggregated across blocks (a reduce task: `merge_stats`), postings weighed blockwise
 with the broadcast statistics, the index laid out in one task
-(`qa.bm25index.fill_index`), then every block scored against the broadcast index.
+(`corpus.scores.bm25index.fill_index`), then every block scored against the broadcast index.
 `RayCorpus.chunks` streams the chunks to the driver in output order, duplicates marked,
 for `qa.artifacts.write_stream`: the same bytes as the local engine.
 """
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RayCorpus:
-    """The chunk dataset after dedupe: what `pipeline` needs to score and write it."""
+    """The chunk dataset after dedupe: what `engines.ray.gather` hands on as a `Gathered`."""
 
     datasets: tuple[Any, ...]  # ray.data.Dataset, materialized; rows by file
     original: NDArray[np.int64]

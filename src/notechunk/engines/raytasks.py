@@ -202,7 +202,7 @@ class Layout:
 
 def index_rows(batch: Batch, layout: Layout, block_size: int = SCORE_BLOCK) -> Columns:
     """Each run of rows whose documents follow one another, its indexed chunks regrouped
-    into blocks of about `block_size` (`spilled.index_blocks`), with the first document."""
+    into blocks of about `block_size` (`corpus.scores.index_blocks`), with the first document."""
     cols: Columns = {"doc_start": [], "terms": [], "stats": []}
     runs: list[tuple[int, list[tuple[TermBlock, NDArray[np.bool_]]]]] = []
     ends: dict[str, int] = {}  # kind -> next document expected in the open run
@@ -240,7 +240,7 @@ def unpack_stats(data: bytes) -> CorpusStats:
 
 
 def postings_rows(batch: Batch, stats: CorpusStats) -> Columns:
-    """Pass 2, blockwise: each index block's postings (`qa.bm25index.postings`)."""
+    """Pass 2, blockwise: each index block's postings (`bm25index.postings`)."""
     idf, shared = stats.idf(), shared_terms(stats)
     cols: Columns = {"doc_start": [], "postings": []}
     for doc, terms in zip(batch["doc_start"], batch["terms"], strict=True):

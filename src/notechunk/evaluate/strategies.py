@@ -2,7 +2,7 @@
 
 A strategy turns the eval's inputs into `Unit`s: `text` is what a reader gets (a hit is
 judged on it), `index_text` what the retriever indexes. notechunk strategies run the
-product's own path, `gathered.collect` (discovery, decoding, per-file processing,
+product's own path, `job.collect` (discovery, decoding, per-file processing,
 finishing, dedupe: exactly the chunks `run` ships) with a changed `Config`, and index each
 surviving chunk's `embed_text`; omitted chunks (duplicates, tables of contents) are not
 indexed, as a user would not index them. Baselines slice the peers' documents

@@ -4,9 +4,9 @@ Precedence when several labels apply: context_dead > too_long > too_long_tokens 
 fragment > short > ok. `too_long_tokens` applies when a tokenizer and `max_tokens` (the
 embedder's limit) are configured; its flag `too_long_tokens:<n>><limit>` is set whenever a
 chunk is over the limit, whatever its label, so no truncation by the embedder goes unsaid.
-Fragments are flagged and kept (v2: a short row such as "prompt: Zambia. answer: Lusaka."
-is a fact); `quality.<type>.omit_fragments = true` omits them (the seed's spreadsheet
-rule). Context-dead chunks are always omitted.
+Fragments are flagged and kept (a short row such as "prompt: Zambia. answer: Lusaka." is
+a fact); `quality.<type>.omit_fragments = true` omits them. Context-dead chunks are always
+omitted.
 """
 
 from __future__ import annotations

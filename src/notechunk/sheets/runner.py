@@ -20,7 +20,7 @@ count left unread.
 A row that repeats a row of the header zone (a printed report repeats its title and header
 rows on every page) is discarded as `repeated_header`.
 
-Context carried down (v2): a one-cell text row ("Jhelum River") is discarded
+Context carried down: a one-cell text row ("Jhelum River") is discarded
 (`too_few_fields`, or `structural` for "Unit II") and becomes the `group` of the rows
 below it until the next such row.
 """

@@ -1,6 +1,6 @@
 """The pseudo-queries of a block of chunks, built with array operations (no loop per chunk).
 
-The rules are those of `qa.retrievability`'s docstring: a context query (usable context
+The rules are those of `retrievability`'s docstring: a context query (usable context
 terms plus the most salient other terms), up to three sentence queries (first, middle and
 last sentence with 2+ distinct usable terms, each its most salient terms), or else the
 chunk's most salient terms. Salience = highest idf, ties to the term said first.
