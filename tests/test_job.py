@@ -1,4 +1,4 @@
-"""pipeline: the passes end to end; stage files carry final ids; the cache follows the code."""
+"""job: the passes end to end; stage files carry final ids; the cache follows the code."""
 
 from __future__ import annotations
 

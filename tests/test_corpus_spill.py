@@ -1,4 +1,5 @@
-"""corpus: gather in output order; dedupe by context (v2) or by text (the seed's rule)."""
+"""corpus.spill: the local engine's store gives what the in-memory passes give, in output
+order, whatever the records; the glossary pass expands a file with its whole definitions."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ import pytest
 
 from chunks import make_chunk
 from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
-from notechunk.config import Config, DedupeConfig
+from notechunk.config import Config
 from notechunk.corpus import spill as spilled
-from notechunk.corpus.dedupe import dedupe, originals
+from notechunk.corpus.dedupe import dedupe
 from notechunk.corpus.inputs import FileInputs
 from notechunk.corpus.scores import retrieval_scores
 from notechunk.corpus.scores.termblock import term_block
 from notechunk.corpus.spill import spill
 from notechunk.enrich.glossary import glossary_stats
 from notechunk.finish import finish_file
-from passes import gather, score
+from passes import gather
 
 CFG = Config()
 
@@ -30,27 +31,7 @@ def chunk(text: str, source: str, path: tuple[str, ...], line: int = 1) -> Chunk
     return c
 
 
-def test_same_fact_under_three_diseases_is_three_facts() -> None:
-    chunks = [
-        chunk("Doxycycline", "med/notes.md", ("Brucellosis", "Treatment"), 1),
-        chunk("Doxycycline", "med/notes.md", ("Q fever", "Treatment"), 5),
-        chunk("Doxycycline", "med/notes.md", ("Brucellosis", "Treatment"), 9),
-    ]
-    out = dedupe(chunks, DedupeConfig())
-    assert [c.omit for c in out] == [False, False, True]
-    assert out[2].duplicate_of == out[0].id and "duplicate" in out[2].flags
-    seed = dedupe(chunks, DedupeConfig(scope="text"))
-    assert [c.duplicate_of for c in seed] == [None, seed[0].id, seed[0].id]
-
-
-def test_an_omitted_chunk_is_never_the_original() -> None:
-    a = chunk("same words", "a.md", ("A",), 1)
-    b = chunk("same words", "a.md", ("A",), 2)
-    out = dedupe([replace(a, omit=True), b], DedupeConfig())
-    assert out[1].duplicate_of is None and not out[1].omit
-
-
-def test_gather_puts_markdown_first_and_sorts_errors() -> None:
+def test_the_spill_puts_markdown_first_and_sorts_errors(tmp_path: Path) -> None:
     row = make_chunk(text="r", source="a.csv", source_type="spreadsheet", row=2)
     md = chunk("m", "b.md", ())
     results = [
@@ -59,15 +40,12 @@ def test_gather_puts_markdown_first_and_sorts_errors() -> None:
             source="b.md", chunks=(md,), errors=(FileError(source="b.md", stage="x", reason="y"),)
         ),
     ]
-    corpus = gather(results, [FileError(source="a.md", stage="discover", reason="z")])
-    assert [c.source for c in corpus.chunks] == ["b.md", "a.csv"]
-    assert [e.source for e in corpus.errors] == ["a.md", "b.md"]
-    assert corpus.chunks == (md, row)
-
-
-def test_score_sets_every_score() -> None:
-    out = score([chunk("Lok Sabha has 543 elected seats.", "p.md", ("Parliament",))])
-    assert out[0].retrieval_score == 1.0
+    errors = [FileError(source="a.md", stage="discover", reason="z")]
+    sc = spill(((r, None) for r in results), tmp_path, CFG, errors)
+    assert list(sc.chunks()) == [md, row]
+    assert (sc.n_markdown, sc.n_sheets) == (1, 1)
+    assert [e.source for e in sc.errors] == ["a.md", "b.md"]
+    assert gather(results, errors).chunks == (md, row)  # the tests' in-memory twin agrees
 
 
 @pytest.mark.parametrize("record", [8_192, 3, 1])
@@ -102,24 +80,6 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
     for size in (2, 5, 1000):
         got = [round(float(s), 4) for s in sc.scores(block_size=size)]
         assert got == retrieval_scores(memory)
-
-
-def test_originals_match_dedupe_on_random_keys() -> None:
-    rng = np.random.default_rng(7)
-    hi = rng.integers(0, 4, size=300).astype(np.uint64)
-    lo = rng.integers(0, 3, size=300).astype(np.uint64)
-    omit = rng.random(300) < 0.2
-    got = originals(np.stack([hi, lo], axis=1), omit)
-    first: dict[tuple[int, int], int] = {}
-    for i in range(300):
-        key = (int(hi[i]), int(lo[i]))
-        if omit[i]:
-            assert got[i] == -1
-        elif key in first:
-            assert got[i] == first[key]
-        else:
-            first[key] = i
-            assert got[i] == -1
 
 
 @pytest.mark.parametrize("record", [8_192, 1])

@@ -1,4 +1,4 @@
-"""Self-retrieval score: bounds, determinism, agreement with bm25s, uniqueness wins."""
+"""corpus.scores: self-retrieval scores: bounds, determinism, agreement with bm25s."""
 
 from __future__ import annotations
 
@@ -173,3 +173,8 @@ def test_a_block_made_in_slices_is_the_block_made_at_once(monkeypatch: pytest.Mo
     assert sliced.n_docs == whole.n_docs == 50
     for name in ("doc_terms", "doc_of", "q_terms", "q_doc", "q_seg"):
         assert np.array_equal(getattr(sliced, name), getattr(whole, name)), name
+
+
+def test_score_sets_every_score() -> None:
+    out = score([md("Lok Sabha has 543 elected seats.", 0)])
+    assert out[0].retrieval_score == 1.0

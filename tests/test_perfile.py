@@ -1,4 +1,4 @@
-"""process: one file's bytes in, its finished chunks (or one FileError) out; the cache."""
+"""perfile: one file's bytes in, its finished chunks (or one FileError) out; the cache."""
 
 from __future__ import annotations
 
