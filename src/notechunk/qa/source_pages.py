@@ -16,7 +16,6 @@ from notechunk.io.jsonio import write_text
 from notechunk.qa import sources_html
 from notechunk.qa.sources import (
     INDEX,
-    MAX_PAGE_ITEMS,
     SOURCES_DIR,
     FileView,
     ReadSource,
@@ -24,24 +23,9 @@ from notechunk.qa.sources import (
     page_name,
 )
 
-
-def write_sources(
-    folder: Path,
-    corpus: Corpus,
-    reason: Callable[[Chunk], str],
-    flagged: frozenset[str],
-    read: ReadSource | None = None,
-) -> None:
-    """Write OUT/sources/index.html and one page per source file into `folder`."""
-    write_source_pages(
-        folder,
-        corpus.chunks,
-        corpus,
-        reason,
-        lambda c: c.id in flagged,
-        read,
-        {c.id: c.source for c in corpus.chunks},
-    )
+MAX_PAGE_ITEMS = 2_000
+"""Chunks and discarded rows shown on one page at most (a million-row sheet's page would
+hold the sheet twice); the page says where the rest are."""
 
 
 def write_source_pages(

@@ -28,7 +28,6 @@ from notechunk.corpus import Corpus
 from notechunk.errors import InputError
 
 SOURCES_DIR = "sources"
-MAX_PAGE_ITEMS = 2_000
 """Chunks (and discarded rows) one source page shows: a million-row sheet's page would
 hold the whole sheet in memory and in a browser; the rest are in stages/*.jsonl."""
 INDEX = "index.html"
@@ -176,25 +175,3 @@ def by_source(
         kinds.setdefault(e.source, "error")
         errors[e.source].append(e)
     return kinds, rows, reports, errors
-
-
-def file_views(corpus: Corpus, flagged: frozenset[str], read: ReadSource) -> list[FileView]:
-    """One view per source that produced anything (chunks, rows, reports or errors)."""
-    kinds, rows, reports, errors = by_source(corpus)
-    chunks: dict[str, list[Chunk]] = defaultdict(list)
-    for c in corpus.chunks:
-        chunks[c.source].append(c)
-    kinds |= {source: mine[0].source_type for source, mine in chunks.items()}
-    return [
-        FileView(
-            source=source,
-            source_type=kind,
-            chunks=tuple(chunks[source]),
-            discarded=tuple(rows[source]),
-            reports=tuple(reports[source]),
-            errors=tuple(errors[source]),
-            text=read(source) if kind == "markdown" else None,
-            flagged=flagged,
-        )
-        for source, kind in sorted(kinds.items())
-    ]
