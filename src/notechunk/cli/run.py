@@ -119,7 +119,6 @@ def _check_src(src: Path) -> None:
 
 
 def _run(src: Path, args: argparse.Namespace) -> int:
-    from notechunk.io.publish import check_out
     from notechunk.job import run
 
     _check_src(src)
@@ -136,7 +135,6 @@ def _run(src: Path, args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         address = address or os.environ.get("RAY_ADDRESS") or None
     workers = _workers(args.workers, cluster=address is not None)
-    check_out(args.out, src)  # an unusable OUT is a bad argument (exit 2), before any work
     update, stop = _progress_printer()
     try:
         result = run(
