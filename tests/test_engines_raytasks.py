@@ -110,8 +110,8 @@ def test_task_functions_give_the_local_engines_chunks_and_scores(
     assert got.surviving == sum(1 for c in expected if not c.omit)
     assert {c.source_type for c in chunks if c.duplicate_of} == {"markdown", "spreadsheet"}
     assert (got.n_markdown, got.n_sheets) == (
-        len(local.corpus.markdown),
-        len(local.corpus.sheets),
+        sum(c.source_type == "markdown" for c in local.corpus.chunks),
+        sum(c.source_type == "spreadsheet" for c in local.corpus.chunks),
     )
     assert [s for s, _ in got.keys] == [f.rel for f in files]
     assert all(k is not None for _, k in got.keys)

@@ -154,8 +154,8 @@ def test_covid_fixed_chars_matches_the_anchor(tmp_path: Path) -> None:
 
 
 def test_bundled_sample_counts_its_sheet_rows(tmp_path: Path) -> None:
-    from notechunk.cli.eval import SAMPLE_DIR
     from notechunk.config import resolve_config
+    from notechunk.data import SAMPLE_DIR
     from notechunk.job import collect
 
     assert main(["eval", "--out", str(tmp_path / "o"), "--strategies", "nc,words:200/0"]) == 0

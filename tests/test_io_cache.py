@@ -19,7 +19,7 @@ def test_fingerprint_changes_when_a_rule_changes(tmp_path: Path) -> None:
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
     before = code_fingerprint(copy)
     assert code_fingerprint(copy) == before
-    rule = copy / "quality.py"
+    rule = copy / "finish" / "quality.py"
     rule.write_text(rule.read_text() + "\n# a rule edited\n")
     assert code_fingerprint(copy) != before
 

@@ -67,7 +67,7 @@ def test_import_is_light() -> None:
 
 DOCTESTED = [
     "notechunk.api",
-    "notechunk.config.parts",
+    "notechunk.config.settings",
     "notechunk.tokens",
     "notechunk.integrations",
     "notechunk.integrations.langchain",

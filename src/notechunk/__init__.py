@@ -29,7 +29,6 @@ if typing.TYPE_CHECKING:
     from notechunk.job import RunResult
 
 __all__ = [
-    "__version__",
     "Chunk",
     "Config",
     "ConfigError",
@@ -41,6 +40,7 @@ __all__ = [
     "RunResult",
     "UnsupportedInput",
     "UsageError",
+    "__version__",
     "chunk_file",
     "chunk_markdown_text",
     "load",

@@ -178,7 +178,3 @@ def get_retrievers(names: Sequence[str], cache_dir: Path | None = None) -> list[
             d = dense.DenseRetriever(embedder)
             out.append(d if name == "dense" else HybridRetriever([BM25Retriever(), d]))
     return out
-
-
-def get_retriever(name: str, cache_dir: Path | None = None) -> Retriever:
-    return get_retrievers([name], cache_dir)[0]
