@@ -136,9 +136,45 @@ def test_annotate() -> None:
     )
 
 
-def test_a_file_that_defines_an_acronym_is_not_expanded_again() -> None:
-    same = [CORPUS[0], chunk("Later the RBI raised rates.", "banking.md")]
+def test_the_defining_file_is_expanded_but_not_the_defining_chunk() -> None:
+    later = chunk("Later the RBI raised rates.", "banking.md")
     g = build_glossary(glossary_stats(CORPUS))
-    assert expand_acronyms(same, g) == same
-    other = chunk("Later the RBI raised rates.", "other.md")
-    assert expand_acronyms([other], g)[0].acronyms == (("RBI", "Reserve Bank of India"),)
+    defining, expanded = expand_acronyms([CORPUS[0], later], g)
+    assert defining == CORPUS[0]  # it says the definition itself
+    assert expanded.acronyms == (("RBI", "Reserve Bank of India"),)
+    assert expanded.embed_text == "a\nLater the RBI (Reserve Bank of India) raised rates."
+
+
+def test_a_chunk_that_says_the_expansion_is_left_alone() -> None:
+    said = chunk("The Reserve Bank of India acts; the RBI also prints notes.", "x.md")
+    g = build_glossary(glossary_stats(CORPUS))
+    assert expand_acronyms([said], g) == [said]
+    in_context = chunk("The RBI prints notes.", "x.md", context="Reserve Bank of India")
+    assert expand_acronyms([in_context], g) == [in_context]
+
+
+def test_expanded_once_per_chunk_whatever_the_uses() -> None:
+    many = chunk("RBI rules. RBI rates. The RBI again, and RBIs.", "x.md")
+    g = build_glossary(glossary_stats(CORPUS))
+    (out,) = expand_acronyms([many], g)
+    assert out.embed_text.count("Reserve Bank of India") == 1
+    assert out.embed_text.startswith("a\nRBI (Reserve Bank of India) rules.")
+
+
+def test_a_files_own_definition_is_its_meaning() -> None:
+    corpus = [
+        chunk("The Prime Minister (PM) chairs the cabinet.", "polity.md"),
+        chunk("The PM appoints ministers.", "polity.md"),
+        chunk("Fine particulate matter (PM) harms lungs.", "air.md"),
+        chunk("Particulate matter (PM) again.", "air2.md"),
+        chunk("The PM level rose.", "city.md"),
+    ]
+    g = build_glossary(glossary_stats(corpus))
+    assert g.lookup()["PM"] == "Particulate matter"  # the corpus's most frequent
+    out = expand_acronyms(corpus, g)
+    assert out[1].acronyms == (("PM", "Prime Minister"),)  # its file says so
+    assert out[4].acronyms == (("PM", "Particulate matter"),)
+    part = expand_acronyms([corpus[1]], g, own={"PM": "Prime Minister"})  # a part of a file
+    assert part[0].acronyms == (("PM", "Prime Minister"),)
+    user = build_glossary(glossary_stats(corpus), [("PM", "Post Meridiem")])
+    assert expand_acronyms([corpus[1]], user)[0].acronyms == (("PM", "Post Meridiem"),)

@@ -10,7 +10,7 @@ scores see the final `embed_text`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,9 +64,9 @@ class Expanded:
 
 
 def expand_part(
-    chunks: Sequence[Chunk], glossary: Glossary, own: Set[str], cfg: Config
+    chunks: Sequence[Chunk], glossary: Glossary, own: Mapping[str, str], cfg: Config
 ) -> Expanded | None:
-    """`chunks` (part of one file that defines the acronyms `own`) with acronyms expanded
+    """`chunks` (part of one file whose definitions are `own`) with acronyms expanded
     (`enrich.glossary.expand_acronyms`), their token block and key hashes made again;
     None when no chunk changed (the stored part stands as it is)."""
     out = tuple(expand_acronyms(chunks, glossary, own))

@@ -34,7 +34,7 @@ from notechunk.corpus.scores.termblock import (
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
-    file_defines,
+    file_definitions,
     glossary_stats,
     merge_all,
 )
@@ -123,7 +123,7 @@ def spill(
     reports: list[SheetReport] = []
     errors = list(discovery_errors)
     stats: list[GlossaryStats] = []
-    owns: dict[str, set[str]] = {}  # with enrich.acronyms: what each file defines
+    owns: dict[str, dict[str, str]] = {}  # with enrich.acronyms: each file's definitions
     paths = (folder / "markdown.spill", folder / "sheets.spill")
     terms = {k: ArraySpill(folder / f"{k}.terms") for k in KINDS}
     with SpillWriter(paths[0]) as md, SpillWriter(paths[1]) as sh:
@@ -148,7 +148,7 @@ def spill(
                     hashes[kind].append(key_hashes(part, cfg.dedupe))
                     omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
             if cfg.enrich.acronyms:
-                owns[r.source] = file_defines(r.chunks)
+                owns[r.source] = file_definitions(r.chunks)
             stats.append(inputs.glossary if inputs is not None else glossary_stats(r.chunks))
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]
@@ -182,7 +182,7 @@ def _expanded(
     term_path: Path,
     hashes: list[Hashes],
     glossary: Glossary,
-    owns: Mapping[str, Set[str]],
+    owns: Mapping[str, Mapping[str, str]],
     cfg: Config,
 ) -> list[Hashes]:
     """The glossary pass over one spill file: each record expanded with what its whole
@@ -197,7 +197,7 @@ def _expanded(
     with SpillWriter(spilled) as writer:
         records = zip(read_spill(raw), ArraySpill.read(raw_terms), hashes, strict=True)
         for r, arrays, h in records:
-            got = expand_part(r.chunks, glossary, owns.get(r.source, set()), cfg)
+            got = expand_part(r.chunks, glossary, owns.get(r.source, {}), cfg)
             if got is not None:
                 r, arrays, h = (
                     FileResult(source=r.source, chunks=got.chunks),

@@ -4,7 +4,7 @@ The chunk dataset has one row per part of a file (a file's chunks of one source 
 most `PART_CHUNKS` of them, so no value outgrows an arrow column): `file` (discovery
 ordinal), `part`, `kind`, `n` chunks, and as bytes the finished chunks (`result`, a
 msgpack `FileResult` as in a spill file), their token block (`terms`), dedupe key hashes
-and omit bits, the acronyms the file defines (`defines`); part 0 also carries the file's
+and omit bits, the file's acronym definitions (`defines`); part 0 also carries the file's
 cache `key`, its `extras` (discarded rows, sheet reports, errors) and its glossary
 statistics (`glossary`); `expand_rows` rewrites rows with acronyms expanded. Output order
 is every Markdown part, then every sheet part, each by (file, part), as the local
@@ -45,7 +45,7 @@ from notechunk.engines import process_with_inputs
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
-    file_defines,
+    file_definitions,
 )
 from notechunk.io.cache import decode_result, encode_result
 
@@ -100,7 +100,7 @@ def _rows(
     cfg: Config,
 ) -> Columns:
     enc = msgspec.msgpack.Encoder()
-    defines = enc.encode(sorted(file_defines(r.chunks)))
+    defines = enc.encode(file_definitions(r.chunks))
     cols: Columns = {c: [] for c in COLUMNS}
     kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
     parts: list[tuple[str, NDArray[np.bool_]]] = []
@@ -181,7 +181,7 @@ def expand_rows(batch: Batch, glossary: Glossary, cfg: Config) -> Columns:
     dec, enc = msgspec.msgpack.Decoder(FileResult), msgspec.msgpack.Encoder()
     for i, (data, defines) in enumerate(zip(cols["result"], cols["defines"], strict=True)):
         r = dec.decode(data)
-        own = set(msgspec.msgpack.decode(defines, type=list[str]))
+        own = msgspec.msgpack.decode(defines, type=dict[str, str])
         got = expand_part(r.chunks, glossary, own, cfg)
         if got is None:
             continue

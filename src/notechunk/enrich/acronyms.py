@@ -10,7 +10,8 @@ Uses (`uses`): words with at least two capitals and no more small letters than c
 ("RBI", "MoU", "PILs" -> "PIL", "MERS-CoV"), except false friends by context: a roman
 numeral after a name or a numbering word ("Part III", "Henry VIII"), shouting ("LET US
 KNOW", a line of capitals), a unit or era after a number ("321 BC", "50 MW"), a grade
-("grade AA"). `ambiguous` names the shapes never listed as undefined (they may still be
+("grade AA"). `noisy` is the stop list of definitions the patterns find but notes do not mean.
+`ambiguous` names the shapes never listed as undefined (they may still be
 expanded when the corpus defines them): roman numerals, English words in capitals ("IT",
 "US"), chemical formulas ("CO2", "NaCl"), tokens with digits, repeated letters ("AAA").
 """
@@ -53,6 +54,19 @@ ELEMENTS = frozenset(
     As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm
     Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U
     Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split()
+)
+_MARKS = " *_'\"“”‘’"  # emphasis and quotes around a long form are not part of it
+_ACRONYM = re.compile(r"[^\W_](?:[^\W_]|[&-])*")
+_FORMULA_MARKS = re.compile(r"[{}$=+<>|\\@#;]|://")
+FUNCTION_WORDS = frozenset(
+    """a an the this that these those it its we our they their there here which who what
+    is are was were be been and or but if so as at by for from in into of on to with
+    than then thus also not no can may will would should could shall must has have had
+    do does did one two""".split()
+)
+SENTENCE_VERBS = frozenset(
+    """is are was were has have had shows show means mean refers refer gives give makes
+    make provides provide includes include upholds uphold""".split()
 )
 _FORMULA = re.compile(r"(?:(?:[A-Z][a-z]?)\d*|\((?:[A-Z][a-z]?\d*)+\)\d*)+x?")
 
@@ -168,7 +182,36 @@ def uses(text: str) -> list[str]:
 
 
 def definitions(text: str) -> list[tuple[str, str]]:
-    """(acronym, long form) pairs `text` defines, in order."""
+    """(acronym, long form) pairs `text` defines, in order, less the noisy ones (`noisy`)."""
+    found = ((a, long.strip(_MARKS)) for a, long in _candidates(text))
+    return [(a, long) for a, long in found if noisy(a, long) is None]
+
+
+def noisy(acronym: str, long: str) -> str | None:
+    """Why a definition the patterns found is not one, or None: the stop list, from what
+    the shared note corpora gave. An acronym that is no single token ("SC/ST", "Q,K,V",
+    "G_{ISO}"); a long form that does not start with the acronym's first letter
+    ("India's first ... submarine (SSBN)"), opens with a function word ("this suggests
+    (TS)"), is a sentence or a formula rather than a name ("... shows the extent of",
+    "Mental Age, CA = Chronological Age", a URL), or runs past the words its letters can
+    name."""
+    if not _ACRONYM.fullmatch(acronym):
+        return "not one token"
+    words = long.split()
+    if not words or long[0].casefold() != acronym[0].casefold():
+        return "first letters differ"
+    if words[0].casefold() in FUNCTION_WORDS:
+        return "function word"
+    if _FORMULA_MARKS.search(long) or any(w.casefold() in SENTENCE_VERBS for w in words[1:]):
+        return "sentence or formula"
+    letters = sum(ch.isalnum() for ch in acronym)
+    if len(words) > min(letters + 5, letters * 2) + long.count(" of ") + long.count(" and "):
+        return "too long"
+    return None
+
+
+def _candidates(text: str) -> list[tuple[str, str]]:
+    """(acronym, long form) pairs the definition patterns find in `text`."""
     out: list[tuple[str, str]] = []
     if _TOKEN.search(text) is None:
         return out  # no word with two capitals: nothing can be defined (most sheet rows)

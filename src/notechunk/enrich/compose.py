@@ -1,7 +1,8 @@
 """annotate: a phrase's meaning written into `embed_text`, once, right after the phrase.
 
 "The Act transferred power" + ("The Act", "Government of India Act 1858") ->
-"The Act (Government of India Act 1858) transferred power". A meaning the text already
+"The Act (Government of India Act 1858) transferred power" (after a possessive:
+"The Company's (East India Company) servants"). A meaning the text already
 says (anywhere, ignoring case) is not repeated; a phrase not found is noted on a line of
 its own at the end, so what was resolved always reaches the retriever.
 """
@@ -9,6 +10,8 @@ its own at the end, so what was resolved always reaches the retriever.
 from __future__ import annotations
 
 import re
+
+_POSSESSIVE = ("'s", "’s")  # "the Company's (East India Company) servants": the word kept whole
 
 
 def body_start(embed_text: str, text: str) -> int:
@@ -30,7 +33,8 @@ def annotate(embed_text: str, phrase: str, meaning: str, start: int = 0) -> str:
     m = _pattern(phrase).search(embed_text, start)
     if m is None:
         return f"{embed_text}\n({phrase}: {meaning})"
-    return f"{embed_text[: m.end()]} ({meaning}){embed_text[m.end() :]}"
+    end = m.end() + 2 if embed_text[m.end() : m.end() + 2] in _POSSESSIVE else m.end()
+    return f"{embed_text[:end]} ({meaning}){embed_text[end:]}"
 
 
 def _pattern(phrase: str, flags: int = 0) -> re.Pattern[str]:

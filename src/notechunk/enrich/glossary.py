@@ -6,9 +6,10 @@ associative and commutative, so a process pool, a stream of blocks or Ray can bu
 statistics in any grouping and order and get the same result). `build_glossary` picks
 each acronym's expansion: the user's glossary file first, else the long form the corpus
 gives most often (ties: the first in sort order). `expand_acronyms` then maps each chunk:
-every acronym it uses that the glossary knows and its own file does not define gets its
-expansion in `embed_text` once, recorded in `acronyms` (the map needs a file's chunks
-together, as every engine delivers them). `Glossary.undefined` lists acronyms used but
+every acronym it uses that the glossary knows gets its expansion in `embed_text` once,
+recorded in `acronyms`, unless that chunk defines it or already says the expansion (the
+map reads a file's own definitions first: every engine hands it a file's chunks together
+or the file's definitions with a part of it). `Glossary.undefined` lists acronyms used but
 defined nowhere, with the number of chunks using them (false friends left out: see
 `acronyms.ambiguous`).
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from notechunk.chunk import Chunk
@@ -25,6 +26,7 @@ from notechunk.enrich.acronyms import acronym_key, acronym_shaped, ambiguous, de
 from notechunk.enrich.compose import annotate
 from notechunk.errors import ConfigError
 
+USER_ORIGIN = "glossary file"  # the origin of an entry from the user's glossary file
 _USER_LINE = re.compile(r"^\s*([^\s:=,\t]+)\s*(?::|=|,|\t| - | – )\s*(.+?)\s*$")
 
 
@@ -122,7 +124,7 @@ def build_glossary(stats: GlossaryStats, user: Sequence[tuple[str, str]] = ()) -
         )
     for acr, long in user:
         entries[acr] = Entry(
-            acronym=acr, expansion=long, origin="glossary file", uses=stats.used.get(acr, 0)
+            acronym=acr, expansion=long, origin=USER_ORIGIN, uses=stats.used.get(acr, 0)
         )
     undefined = sorted(
         ((a, n) for a, n in stats.used.items() if a not in entries and ambiguous(a) is None),
@@ -132,26 +134,38 @@ def build_glossary(stats: GlossaryStats, user: Sequence[tuple[str, str]] = ()) -
 
 
 def expand_acronyms(
-    chunks: Iterable[Chunk], glossary: Glossary, own: Set[str] | None = None
+    chunks: Iterable[Chunk], glossary: Glossary, own: Mapping[str, str] | None = None
 ) -> list[Chunk]:
     """Every chunk with the expansion of each known acronym it uses (text or context)
-    written into `embed_text` once, and recorded in `acronyms`, unless the chunk's own
-    file defines the acronym: measured on COVID-QA, repeating a file's own definition in
-    all its chunks makes them compete with the chunk that defines it (recall 0.7804 ->
-    0.7790), while expansions from other files help (0.7819). `own`: the acronyms the
-    file defines, when `chunks` are only part of one file (else found in `chunks`)."""
+    written into `embed_text` once, after its first use, and recorded in `acronyms`;
+    the defining file's other chunks included, for a retriever that gets one of them
+    alone does not know what the acronym means. Not expanded: in a chunk that defines
+    the acronym itself, and where the chunk already says the expansion (its text or its
+    context), so a definition is never repeated next to itself. A file's own definition
+    is its chunks' meaning ("PM" may be a Prime Minister in one file and particulate
+    matter in another); the user's glossary file wins over both. `own`: the definitions
+    of the chunks' file when `chunks` are only part of one file (else found in
+    `chunks`, per file)."""
     known = glossary.lookup()
     chunks = list(chunks)
-    defines: dict[str, set[str]] = {}
+    user = {e.acronym for e in glossary.entries if e.origin == USER_ORIGIN}
+    defines: dict[str, dict[str, str]] = {}
     for c in chunks if known and own is None else ():
-        defines.setdefault(c.source, set()).update(file_defines([c]))
+        for acr, long in file_definitions([c]).items():
+            defines.setdefault(c.source, {}).setdefault(acr, long)
     out: list[Chunk] = []
     for c in chunks:
         added: list[tuple[str, str]] = []
         embed = c.embed_text
-        for acr in uses(embed) if known else ():
-            long = known.get(acr)
-            if long is None or acr in (own if own is not None else defines[c.source]):
+        found = uses(embed) if known else []
+        if not found:
+            out.append(c)
+            continue
+        mine = own if own is not None else defines.get(c.source, {})
+        here = {a for a, _ in definitions(c.text)}
+        for acr in found:
+            long = known.get(acr) if acr in user else mine.get(acr, known.get(acr))
+            if long is None or acr in here:
                 continue
             form = acr if re.search(rf"(?<!\w){re.escape(acr)}(?!\w)", embed) else acr + "s"
             new = annotate(embed, form, long)
@@ -162,9 +176,14 @@ def expand_acronyms(
     return out
 
 
-def file_defines(chunks: Iterable[Chunk]) -> set[str]:
-    """The acronyms `chunks` define (all of them, omitted ones too)."""
-    return {a for c in chunks for a, _ in definitions(c.text)}
+def file_definitions(chunks: Iterable[Chunk]) -> dict[str, str]:
+    """The acronyms `chunks` define (all of them, omitted ones too), each with the first
+    long form given."""
+    out: dict[str, str] = {}
+    for c in chunks:
+        for acr, long in definitions(c.text):
+            out.setdefault(acr, long)
+    return out
 
 
 def parse_glossary(text: str, where: str) -> tuple[tuple[str, str], ...]:

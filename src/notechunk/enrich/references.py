@@ -1,9 +1,12 @@
 """resolve_references: a chunk's opening reference resolved from the file it stands in.
 
-A chunk whose first sentence leans on something outside it is resolved from the nearest
-preceding antecedent in the same file: the chunk's own words before the reference, then
-the earlier chunks of its section (nearest first), then its heading path (innermost
-first), then the document title. References (`find_mentions`):
+A chunk that leans on something outside it is resolved from the nearest
+compatible mention before it anywhere in the same file, read in document order: the
+chunk's own words before the reference, the earlier chunks of its section, its heading,
+the sibling sections before it (their chunks and headings), the parent heading, and so
+on out to the document title. Everything between a chunk and its parent heading is
+under that parent, so a mention under the same parent wins over one farther up the
+file. References (`find_mentions`):
 
 - named: a determiner and a capitalised head noun that names a kind of thing ("the Act",
   "this Court", "the said Commission") -> a name ending in that noun ("Government of
@@ -31,7 +34,7 @@ from notechunk.enrich.compose import annotate, body_start
 from notechunk.enrich.names import HONORIFICS, Name, NameFinder, head_key, heading_names
 
 Kind = Literal["named", "person", "topic"]
-LOOKBACK = 20  # earlier chunks of a section searched for an antecedent, nearest first
+OVERLAP = 3  # earlier chunks that may share a chunk's opening (overlapping windows)
 _DET = r"(?:[Tt]he\s+(?:said|above|aforesaid|aforementioned|same)\s+|[Tt]h(?:e|is|at|ese|ose)\s+)"
 _NAMED = re.compile(rf"(?<!\w){_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
 _MARKED = re.compile(r"(?<!\w)[Tt]he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
@@ -88,7 +91,9 @@ def first_sentence(text: str) -> str:
 
 
 def find_mentions(text: str) -> list[Mention]:
-    """The references of a chunk's first sentence, in order, each phrase once."""
+    """The references of a chunk, in order, each phrase once: a pronoun or a demonstrative
+    as its first word, a named or marked reference anywhere ("The Company's servants" in
+    its second sentence leans on the file as much as in its first)."""
     sentence = first_sentence(text)
     found: dict[str, Mention] = {}
     first = _FIRST.match(sentence)
@@ -104,14 +109,14 @@ def find_mentions(text: str) -> list[Mention]:
             found[word] = Mention(phrase=word, kind="person", head="", start=start)
         elif word in TOPIC_WORDS and not _NAMED.match(sentence, start):
             found[word] = Mention(phrase=word, kind="topic", head="", start=start)
-    for m in _NAMED.finditer(sentence):
+    for m in _NAMED.finditer(text):
         if head_key(m.group(1)) in REFERENCE_HEADS:
             phrase = " ".join(m.group(0).split())
             mention = Mention(
                 phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start()
             )
             found.setdefault(phrase, mention)
-    for m in _MARKED.finditer(sentence):
+    for m in _MARKED.finditer(text):
         phrase = " ".join(m.group(0).split())
         mention = Mention(
             phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start(), last_word=True
@@ -124,43 +129,20 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
     """One file's chunks (in file order) with their opening references resolved."""
     if not any(c.source_type == "markdown" for c in chunks):
         return tuple(chunks)  # sheet rows are independent facts: nothing to resolve
-    names: dict[int, list[Name]] = {}  # a chunk's names, found once
-    # A word the file also writes in lower case is a common word, not part of a person's
-    # name: Title Case text ("Ran Binding Protein") is not a person.
-    common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
-    whole = "\n".join(c.text for c in chunks)
-    headings = {h for c in chunks for h in (*c.section_path, c.title)}
-
-    def names_of(k: int) -> list[Name]:
-        """A chunk's names; an implausible person stays as a blank blocker, so "he" is
-        not resolved past the nearest run of capitals to a farther name."""
-        if k not in names:
-            names[k] = [
-                n if n.text in headings or _plausible(n, common, whole) else replace(n, text="")
-                for n in finder.names(chunks[k].text)
-                if n.person or len(n.text.split()) <= MAX_NAME_WORDS
-            ]
-        return names[k]
-
+    mentions = [find_mentions(c.text) if c.source_type == "markdown" else [] for c in chunks]
+    if not any(mentions):
+        return tuple(chunks)
+    file = _File(chunks, finder)
     out: list[Chunk] = []
     for k, c in enumerate(chunks):
-        mentions = find_mentions(c.text) if c.source_type == "markdown" else []
-        if not mentions:
+        if not mentions[k]:
             out.append(c)
             continue
-        earlier = [
-            j
-            for j in range(k - 1, max(-1, k - 1 - LOOKBACK), -1)
-            if chunks[j].section_path == c.section_path
-        ]
         resolved: list[tuple[str, str]] = []
         flags: list[str] = []
         embed = c.embed_text
-        opening = first_sentence(c.text)
-        before = [_names_before(chunks[j].text, names_of(j), opening) for j in earlier]
-        for m in mentions:
-            own = [n for n in names_of(k) if n.start < m.start]
-            found = _antecedent(m, own, before, c, finder)
+        for m in mentions[k]:
+            found = _topic(c) if m.kind == "topic" else file.antecedent(k, m)
             if found is None:
                 flags.append(f"dangling:{m.phrase.casefold()}")
                 continue
@@ -175,6 +157,108 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
             )
         )
     return tuple(out)
+
+
+class _File:
+    """What one file says before each chunk, in document order: the title, then for each
+    chunk the headings it opens (outermost first) and the names of its text. The nearest
+    compatible mention before a reference is its antecedent: the chunk's own words, the
+    headings it opens, the last `OVERLAP` chunks (each only up to the later chunk's
+    opening, which overlapping windows share) with the headings they open, then the
+    latest mention of the rest of the file, kept per head noun as the chunks are passed
+    (so a reference costs the same wherever it stands). Whatever stands between the chunk
+    and an earlier section is under the same parent heading, so the nearest mention is
+    the one under the same parent when there is one."""
+
+    def __init__(self, chunks: Sequence[Chunk], finder: NameFinder) -> None:
+        self.chunks = chunks
+        self.finder = finder
+        # A word the file also writes in lower case is a common word, not part of a
+        # person's name: Title Case text ("Ran Binding Protein") is not a person.
+        self.common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
+        self.whole = "\n".join(c.text for c in chunks)
+        self.headings = {h for c in chunks for h in (*c.section_path, c.title)}
+        self.names: dict[int, list[Name]] = {}  # a chunk's names, found once
+        self.folded = 0  # chunks [0, folded) are in the latest-mention tables
+        self.latest = _Latest()
+        if chunks:
+            for n in heading_names(chunks[0].title, finder):
+                self.latest.add(n, strict=False)
+
+    def names_of(self, k: int) -> list[Name]:
+        """A chunk's names; an implausible person stays as a blank blocker, so "he" is
+        not resolved past the nearest run of capitals to a farther name."""
+        if k not in self.names:
+            self.names[k] = [
+                n if self._plausible(n) else replace(n, text="")
+                for n in self.finder.names(self.chunks[k].text)
+                if n.person or len(n.text.split()) <= MAX_NAME_WORDS
+            ]
+        return self.names[k]
+
+    def _plausible(self, n: Name) -> bool:
+        return n.text in self.headings or _plausible(n, self.common, self.whole)
+
+    def opened(self, k: int) -> list[Name]:
+        """The names of the headings chunk `k` opens (those its predecessor is not under),
+        outermost first; generic facets ("Causes") name no person."""
+        path = self.chunks[k].section_path
+        prev = self.chunks[k - 1].section_path if k else ()
+        same = 0
+        while same < min(len(path), len(prev)) and path[same] == prev[same]:
+            same += 1
+        return [
+            n
+            for h in path[same:]
+            for n in heading_names(h, self.finder)
+            if not (n.person and h.casefold() in GENERIC_HEADINGS)
+        ]
+
+    def antecedent(self, k: int, m: Mention) -> str | None:
+        """The nearest antecedent of `m` (in chunk `k`) before it in the file, or None."""
+        opening = first_sentence(self.chunks[k].text)
+        near: list[tuple[list[Name], bool]] = [
+            ([n for n in self.names_of(k) if n.start < m.start], True),
+            (self.opened(k), False),
+        ]
+        for j in range(k - 1, max(-1, k - 1 - OVERLAP), -1):
+            near.append((_names_before(self.chunks[j].text, self.names_of(j), opening), True))
+            near.append((self.opened(j), False))
+        for names, strict in near:
+            hit = _last_match(m, names, strict)
+            if hit is not None:
+                return hit or None  # "": the nearest candidate is no person
+        while self.folded < k - OVERLAP:
+            for n in self.opened(self.folded):
+                self.latest.add(n, strict=False)
+            for n in self.names_of(self.folded):
+                self.latest.add(n, strict=True)
+            self.folded += 1
+        return self.latest.find(m)
+
+
+class _Latest:
+    """The latest mention per head noun (any name with it; a name ending in it) and the
+    latest person, as a file is read; a heading matches either way (it names its
+    section's topic: "Right to Equality" for "these rights")."""
+
+    def __init__(self) -> None:
+        self.by_head: dict[str, str] = {}
+        self.by_last: dict[str, str] = {}
+        self.person: str | None = None
+
+    def add(self, n: Name, strict: bool) -> None:
+        if n.person:
+            self.person = n.text
+            return
+        self.by_head[n.head] = n.text
+        if not strict or (head_key(_last_word(n.text)) == n.head and n.head in REFERENCE_HEADS):
+            self.by_last[n.head] = n.text
+
+    def find(self, m: Mention) -> str | None:
+        if m.kind == "person":
+            return self.person or None
+        return (self.by_last if m.last_word else self.by_head).get(m.head)
 
 
 def _plausible(n: Name, common: set[str], whole: str) -> bool:
@@ -206,23 +290,6 @@ def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
     (overlapping windows share it; what follows it in the earlier chunk comes later)."""
     at = text.find(opening)
     return names if at < 0 else [n for n in names if n.start < at]
-
-
-def _antecedent(
-    m: Mention, own: list[Name], earlier: list[list[Name]], c: Chunk, finder: NameFinder
-) -> str | None:
-    """The nearest antecedent of `m`: own words, earlier chunks, headings, title."""
-    if m.kind == "topic":
-        return _topic(c)
-    for found in (own, *earlier):
-        hit = _last_match(m, found)
-        if hit is not None:
-            return hit or None  # "": the nearest candidate is no person
-    for heading in (*reversed(c.section_path), c.title):  # a heading is its section's topic:
-        hit = _last_match(m, heading_names(heading, finder), strict=False)  # "Right to ..."
-        if hit is not None:
-            return hit
-    return None
 
 
 def _last_match(m: Mention, names: list[Name], strict: bool = True) -> str | None:
