@@ -34,7 +34,8 @@ MENTIONS = {
     "a-name-is-no-reference": ("The Supreme Court of India is the apex court.", []),
     "named-by-year": ("The Revolt of 1857 was a challenge.", []),
     "singleton-state": ("Article 38 asks the State to act.", []),
-    "second-sentence-ignored": ("Rain fell. The Act passed.", []),
+    "named-in-a-later-sentence": ("Rain fell. The Act passed.", [("The Act", "named")]),
+    "pronoun-in-a-later-sentence-ignored": ("Rain fell. He left. It rained.", []),
     "it-later-is-not-first": ("Rain made it green.", []),
 }
 
@@ -149,7 +150,8 @@ def test_nearest_antecedent_wins() -> None:
     )
     cfg = replace(Config(), markdown=MarkdownConfig(window_sentences=2, overlap=0.5), enrich=ON)
     got = [c for c in by_text(doc, cfg).values() if c.text.startswith("The Charter")]
-    assert got and not got[0].resolved  # its first sentence leans on nothing
+    assert got and got[0].resolved == (("The Act", "Charter Act, 1813"),)  # its own words
+    assert got[0].embed_text.endswith(got[0].text)  # which already say it: nothing added
     (last,) = [c for c in by_text(doc, ONE_SENTENCE).values() if c.text.startswith("The Act")]
     assert last.resolved == (("The Act", "Charter Act, 1813"),)
 

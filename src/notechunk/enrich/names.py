@@ -47,7 +47,8 @@ INSTITUTIONS = frozenset(
     gulf island islands valley plateau desert pass park sanctuary reserve forest state
     states province district city town village india indian british english french
     europe european asia asian africa america american north south east west central
-    republic national international proclamation system virus disease syndrome
+    republic national international proclamation system virus disease syndrome revolution
+    alliance
     foundation county invasion brotherhood western eastern northern southern
     infantry regiment cavalry brigade division battalion rifles cartridge rifle""".split()
 )
@@ -111,7 +112,7 @@ def _names_in(text: str, start: int, words: list[str]) -> list[Name]:
     keys = [head_key(w) for w in words]
     # the head is the word before "of" ("Part IV of the Constitution" is a part) and the
     # last word unless an "of the" comes before it ("Government of India Act" is an act)
-    heads = {_head_before(words, i) for i in range(1, len(words) - 1) if words[i + 1] == "of"}
+    heads = {_head_before(words, i) for i in range(len(words) - 1) if words[i + 1] == "of"}
     if not any(words[i] == "of" and words[i + 1] == "the" for i in range(len(words) - 1)):
         heads.add(keys[-1])
     # "Commission and Council" coordinates two things: it names neither by the word after "and"

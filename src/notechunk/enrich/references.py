@@ -197,11 +197,11 @@ class _File:
         return self.names[k]
 
     def _plausible(self, n: Name) -> bool:
-        return n.text in self.headings or _plausible(n, self.common, self.whole)
+        return _plausible(n, self.common, self.whole, n.text in self.headings)
 
     def opened(self, k: int) -> list[Name]:
         """The names of the headings chunk `k` opens (those its predecessor is not under),
-        outermost first; generic facets ("Causes") name no person."""
+        outermost first; a heading of common words ("Critical Analysis") names no person."""
         path = self.chunks[k].section_path
         prev = self.chunks[k - 1].section_path if k else ()
         same = 0
@@ -211,7 +211,9 @@ class _File:
             n
             for h in path[same:]
             for n in heading_names(h, self.finder)
-            if not (n.person and h.casefold() in GENERIC_HEADINGS)
+            if not n.person
+            or h.casefold() not in GENERIC_HEADINGS
+            and _plausible(n, self.common, self.whole, heading=True)
         ]
 
     def antecedent(self, k: int, m: Mention) -> str | None:
@@ -261,12 +263,13 @@ class _Latest:
         return (self.by_last if m.last_word else self.by_head).get(m.head)
 
 
-def _plausible(n: Name, common: set[str], whole: str) -> bool:
+def _plausible(n: Name, common: set[str], whole: str, heading: bool = False) -> bool:
     """A name short enough to be one; a person's only in words the file never writes in
-    lower case, without capitals-only words, and, unless an honorific or initials lead it,
-    with its last word used alone elsewhere in the file ("Marin constructed" after "Paul
-    Marin"): people are named again by surname, places and events rarely are. (A name
-    that is also a heading of the file is taken as it is.)"""
+    lower case ("October Revolution" in a file that says "the revolution" is none),
+    without capitals-only words, and, unless an honorific or initials lead it or it is a
+    heading of the file, with its last word used alone elsewhere in the file ("Marin
+    constructed" after "Paul Marin"): people are named again by surname, places and
+    events rarely are."""
     words = n.text.split()
     if len(words) > MAX_NAME_WORDS:
         return False
@@ -279,7 +282,7 @@ def _plausible(n: Name, common: set[str], whole: str) -> bool:
         for w in rest
     ):
         return False
-    if titled or "." in words[0] or len(words) < 2:
+    if heading or titled or "." in words[0] or len(words) < 2:
         return True
     alone = len(re.findall(rf"(?<![\w-]){re.escape(words[-1])}(?![\w-])", whole))
     return alone > len(re.findall(re.escape(" ".join(words[-2:])), whole))
