@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The enrichment eval: each enrichment on and off, paired on the same questions.
-#   bench/eval_enrich.sh sample|covid|squad [extra notechunk eval arguments]
+#   bench/eval_enrich.sh sample|covid|squad|notes-md|notes-messy|notes-outline [eval args]
 #   bench/eval_enrich.sh covid --retriever bm25,dense,hybrid --cache bench/results/cache
 # Rows: context only (every enrichment off); + tiny-section merge; + references;
-# + acronyms (all three); each enrichment alone. Needs `notechunk eval` with `cfg:`
+# + acronyms (all three); each enrichment alone. The notes-* sets are the shared real
+# notes with the project's own questions (bench/enrich_questions/<set>.jsonl: a question
+# worded with the referent or the expansion, the answer copied from the note, its file). Needs `notechunk eval` with `cfg:`
 # strategies and `--compare`. Reads ../shared/corpora in place; writes only under
 # bench/results/ (git-ignored).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 shared="${NOTECHUNK_SHARED:-$here/../../shared}/corpora/qa"
-set_name="${1:?sample, covid or squad}"
+set_name="${1:?sample, covid, squad, notes-md, notes-messy or notes-outline}"
 shift
 out="$here/results/enrich-$set_name"
 py="${PYTHON:-python}"
@@ -36,6 +38,8 @@ case "$set_name" in
         [ "$set_name" = squad ] && file=squad-v1.1-dev-reconstructed.json
         "$py" -m notechunk eval-convert squad "$shared/$file" --out "$out/data"
         corpus="$out/data/corpus"; questions="$out/data/questions.jsonl" ;;
+    notes-md|notes-messy|notes-outline)
+        corpus="$shared/../$set_name"; questions="$here/enrich_questions/$set_name.jsonl" ;;
     *) echo "unknown set: $set_name" >&2; exit 2 ;;
 esac
 rows=""
