@@ -86,8 +86,9 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
 def test_acronyms_expand_per_file_whatever_the_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int
 ) -> None:
-    """With enrich.acronyms, a file's own definitions are not repeated in its chunks even
-    when the file is cut into several spill records; other files get the expansion."""
+    """With enrich.acronyms, a file's later chunks get the file's own definition even when
+    the file is cut into several spill records (and the corpus would say otherwise); the
+    defining chunk is left alone; other files get the corpus's expansion."""
     monkeypatch.setattr(spilled, "RECORD", record)
     cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
     who = FileResult(
@@ -97,15 +98,22 @@ def test_acronyms_expand_per_file_whatever_the_records(
             chunk("The WHO is based in Geneva and has six regional offices.", "who.md", ("B",), 3),
         ),
     )
+    weekly = [
+        FileResult(
+            source=f"w{k}.md",
+            chunks=(chunk("The Weekly Health Outlook (WHO) is out.", f"w{k}.md", ("W",), 1),),
+        )
+        for k in (1, 2)
+    ]
     other = FileResult(
         source="news.md",
         chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
     )
-    sc = spill(((r, None) for r in (who, other)), tmp_path, cfg)
-    got = {c.text[:12]: c.acronyms for c in sc.chunks()}
+    sc = spill(((r, None) for r in (who, *weekly, other)), tmp_path, cfg)
+    got = {c.text[:12]: c.acronyms for c in sc.chunks() if c.source in ("who.md", "news.md")}
     assert got == {
         "The World He": (),
-        "The WHO is b": (),
-        "In 2020 the ": (("WHO", "World Health Organization"),),
+        "The WHO is b": (("WHO", "World Health Organization"),),
+        "In 2020 the ": (("WHO", "Weekly Health Outlook"),),
     }
     assert sc.glossary is not None and [e.acronym for e in sc.glossary.entries] == ["WHO"]

@@ -115,3 +115,67 @@ def test_unreadable_glossary_is_a_config_error(
     assert main(["run", str(src), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "bad.txt:1" in err and "Traceback" not in err
+
+
+# The issue's monetary-policy note: two acronyms defined in its first section, used alone
+# in every later one.
+MONETARY = """# Monetary policy
+
+## The committee
+
+The Monetary Policy Committee (MPC) sets the policy rate. The Reserve Bank of India (RBI)
+hosts it and its governor chairs it.
+
+## Repo rate
+
+The MPC cut the repo rate by 25 basis points in its February meeting this year, the first
+cut in four years, and kept its stance neutral.
+
+## Inflation target
+
+The RBI Act gives the MPC a target of 4% consumer inflation, with a band of 2% either side.
+
+## Tools
+
+Open market operations let the RBI drain or add liquidity; the Reserve Bank of India (RBI)
+also uses the cash reserve ratio.
+"""
+
+
+@pytest.mark.parametrize("engine", ["memory", "local"])
+def test_the_defining_files_later_chunks_are_expanded(tmp_path: Path, engine: str) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "monetary-policy.md").write_text(MONETARY)
+    if engine == "memory":
+        chunks = list(collect(src, ALL_ON).corpus.chunks)
+    else:
+        run(src, tmp_path / "out", ALL_ON)
+        chunks = list(shipped(tmp_path / "out"))
+    got = {c["section"]: c for c in map(summary, chunks)}
+    assert got["The committee"]["acronyms"] == {}  # it defines both
+    assert got["Repo rate"]["acronyms"] == {"MPC": "Monetary Policy Committee"}
+    assert got["Inflation target"]["acronyms"] == {
+        "RBI": "Reserve Bank of India",
+        "MPC": "Monetary Policy Committee",
+    }
+    inflation = got["Inflation target"]["embed_text"]
+    assert inflation.count("(Monetary Policy Committee)") == 1  # once, after its first use
+    assert "The RBI (Reserve Bank of India) Act" in inflation
+    assert got["Tools"]["acronyms"] == {}  # it says the expansion itself
+
+
+def summary(c: object) -> dict[str, object]:
+    """A chunk (or its shipped record) as the section it stands in, its expansions and
+    its embed_text."""
+    if isinstance(c, dict):
+        return {
+            "section": c["section_path"][-1],
+            "acronyms": c["acronyms"],
+            "embed_text": c["embed_text"],
+        }
+    return {
+        "section": c.section_path[-1],  # type: ignore[attr-defined]
+        "acronyms": dict(c.acronyms),  # type: ignore[attr-defined]
+        "embed_text": c.embed_text,  # type: ignore[attr-defined]
+    }

@@ -175,3 +175,122 @@ def test_sheet_rows_are_left_alone() -> None:
 def test_an_honorific_before_a_law_is_no_person() -> None:
     names = RuleNames().names("The General Service Enlistment Act of 1856 upset sepoys.")
     assert not [n for n in names if n.person]
+
+
+# The issue's held-out note: the Act and the Company are named in one section and leaned
+# on in the next ones.
+COMPANY = """# Company to Crown
+
+## Regulating the Company
+
+The Company had grown from a trading body into a ruler of Bengal. The East India Company
+was then controlled by the Regulating Act of 1773.
+
+## Amendment of 1781
+
+The Act was amended by the Act of Settlement of 1781. The Company's servants were shielded.
+
+## Transfer of Power
+
+After the revolt, Parliament passed the Government of India Act 1858. The Company was
+dissolved.
+
+## The Viceroy
+
+The Act also changed the title of the Governor-General to Viceroy. The Company lost its
+Court of Directors.
+"""
+# a chunk per section (tiny sections stay apart, as longer ones would)
+SECTIONS = replace(Config(), enrich=EnrichConfig(references=True, merge_sections=False))
+
+
+def test_the_act_and_the_company_resolve_across_sections() -> None:
+    chunks = chunk_markdown(COMPANY, "crown.md", SECTIONS, PeriodSegmenter())
+    got = {c.section_path[-1]: c for c in chunks}
+    assert got["Amendment of 1781"].resolved == (
+        ("The Act", "Regulating Act of 1773"),
+        ("The Company", "East India Company"),
+    )
+    assert got["Transfer of Power"].resolved == (("The Company", "East India Company"),)
+    viceroy = got["The Viceroy"]
+    assert viceroy.resolved == (
+        ("The Act", "Government of India Act 1858"),
+        ("The Company", "East India Company"),
+    )
+    assert viceroy.embed_text.count("(Government of India Act 1858)") == 1
+    assert "Government of India" not in viceroy.text  # text stays what the note says
+    assert not [f for c in chunks for f in c.flags if f.startswith("dangling")]
+    amended = got["Amendment of 1781"].embed_text
+    assert "The Company's (East India Company) servants" in amended  # the word kept whole
+
+
+def test_a_heading_that_says_what_a_section_does_names_nothing() -> None:
+    chunks = chunk_markdown(COMPANY, "crown.md", SECTIONS, PeriodSegmenter())
+    (first,) = [c for c in chunks if c.section_path[-1] == "Regulating the Company"]
+    assert first.resolved == (("The Company", "Company to Crown"),) or (
+        "dangling:the company" in first.flags
+    )  # nothing before it names a company: never the verb phrase "Regulating the Company"
+    assert ("The Company", "Regulating the Company") not in first.resolved
+
+
+NESTED = """# Laws
+
+## Colonial laws
+
+### Pitt's Act
+
+The Pitt's India Act of 1784 set up the Board of Control.
+
+## Independent India
+
+### Land
+
+The Land Acquisition Act of 1894 was replaced in 2013.
+
+### Courts
+
+The Act was criticised for low compensation.
+"""
+
+
+def test_a_mention_under_the_same_parent_heading_is_preferred() -> None:
+    chunks = chunk_markdown(NESTED, "laws.md", SECTIONS, PeriodSegmenter())
+    (courts,) = [c for c in chunks if c.section_path[-1] == "Courts"]
+    assert courts.resolved == (("The Act", "Land Acquisition Act of 1894"),)
+
+
+def test_he_resolves_to_the_person_of_an_earlier_section() -> None:
+    doc = (
+        "# Reformers\n\n## Early life\n\nRaja Ram Mohan Roy was born in 1772 in Bengal. Roy "
+        "read widely.\n\n## Work\n\nHe sought to abolish the practice of Sati.\n"
+    )
+    chunks = chunk_markdown(doc, "roy.md", SECTIONS, PeriodSegmenter())
+    (work,) = [c for c in chunks if c.section_path[-1] == "Work"]
+    assert work.resolved == (("He", "Raja Ram Mohan Roy"),)
+    assert work.embed_text.endswith("He (Raja Ram Mohan Roy) sought to abolish the practice of Sati.")
+
+
+def test_a_heading_of_common_words_is_no_person() -> None:
+    doc = (
+        "# Rajatarangini\n\n## Critical Analysis\n\nHe was not clear about the dates. The "
+        "critical analysis of sources is weak.\n"
+    )
+    (c,) = chunk_markdown(doc, "k.md", SECTIONS, PeriodSegmenter())
+    assert ("He", "Critical Analysis") not in c.resolved
+
+
+def test_a_treaty_named_before_of_is_a_treaty() -> None:
+    heads = {n.head for n in RuleNames().names("The Treaty of Versailles was signed.")}
+    assert "treaty" in heads
+    doc = "# Peace\n\nThe Treaty of Versailles was signed in 1919. The Treaty was harsh.\n"
+    (c,) = chunk_markdown(doc, "p.md", SECTIONS, PeriodSegmenter())
+    assert c.resolved == (("The Treaty", "Treaty of Versailles"),)
+    assert c.embed_text.endswith(c.text)  # its own words say it: nothing added
+
+
+def test_a_long_file_resolves_from_far_back_at_the_same_cost() -> None:
+    body = "\n\n".join(f"## Part {k}\n\nRain fell on day {k} in the hills." for k in range(60))
+    doc = f"# Acts\n\nThe Indian Forest Act of 1927 set rules.\n\n{body}\n\n## End\n\nThe Act stands.\n"
+    chunks = chunk_markdown(doc, "f.md", SECTIONS, PeriodSegmenter())
+    (end,) = [c for c in chunks if c.section_path[-1:] == ("End",)]
+    assert end.resolved == (("The Act", "Indian Forest Act of 1927"),)

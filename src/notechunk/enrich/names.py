@@ -155,12 +155,15 @@ def _person_words(words: list[str]) -> list[str]:
 
 
 def heading_names(heading: str, finder: NameFinder) -> list[Name]:
-    """Names a heading says, the heading itself named by its last word, and a short
-    heading of capitalised words that is not an institution ("Ashoka", "Rani
+    """Names a heading says, the heading itself named by its last word (unless it opens
+    with a verb and its object: "Regulating the Company"), and a short heading of
+    capitalised words that is not an institution ("Ashoka", "Rani
     Lakshmibai") as a person's name."""
     out = finder.names(heading)
     words = heading.split()
-    if len(words) >= 2:  # "Arabian Sea branch" is a branch, "Right to Equality" a right
+    # "Regulating the Company" says what a section does, it names no company
+    verb = len(words) >= 2 and words[0].endswith("ing") and words[1] in ("the", "a", "an")
+    if len(words) >= 2 and not verb:  # "Arabian Sea branch" is a branch, "Right to Equality" a right
         out.append(Name(text=heading, start=0, head=head_key(words[-1]), person=False))
         if len(words) >= 3 and words[1] in _PREPOSITIONS:
             out.append(Name(text=heading, start=0, head=head_key(words[0]), person=False))

@@ -201,7 +201,7 @@ class _File:
 
     def opened(self, k: int) -> list[Name]:
         """The names of the headings chunk `k` opens (those its predecessor is not under),
-        outermost first; a heading of common words ("Critical Analysis") names no person."""
+        outermost first (a heading names a person only as `_person_heading` says)."""
         path = self.chunks[k].section_path
         prev = self.chunks[k - 1].section_path if k else ()
         same = 0
@@ -211,10 +211,19 @@ class _File:
             n
             for h in path[same:]
             for n in heading_names(h, self.finder)
-            if not n.person
-            or h.casefold() not in GENERIC_HEADINGS
-            and _plausible(n, self.common, self.whole, heading=True)
+            if not n.person or self._person_heading(h, n)
         ]
+
+    def _person_heading(self, heading: str, n: Name) -> bool:
+        """A heading names a person when it is no facet ("Causes"), its words are no
+        common words of the file, and the file's text says its last word ("Ashoka" is
+        named in its section, "Work" is not)."""
+        last = re.escape(n.text.split()[-1])
+        return (
+            heading.casefold() not in GENERIC_HEADINGS
+            and _plausible(n, self.common, self.whole, heading=True)
+            and re.search(rf"(?<![\w-]){last}(?![\w-])", self.whole) is not None
+        )
 
     def antecedent(self, k: int, m: Mention) -> str | None:
         """The nearest antecedent of `m` (in chunk `k`) before it in the file, or None."""
