@@ -10,7 +10,7 @@ score pass over the spilled token blocks (`scores.scores`, index blocks spilled 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 

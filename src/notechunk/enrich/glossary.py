@@ -164,14 +164,14 @@ def expand_acronyms(
         mine = own if own is not None else defines.get(c.source, {})
         here = {a for a, _ in definitions(c.text)}
         for acr in found:
-            long = known.get(acr) if acr in user else mine.get(acr, known.get(acr))
-            if long is None or acr in here:
+            meaning = known.get(acr) if acr in user else mine.get(acr) or known.get(acr)
+            if meaning is None or acr in here:
                 continue
             form = acr if re.search(rf"(?<!\w){re.escape(acr)}(?!\w)", embed) else acr + "s"
-            new = annotate(embed, form, long)
+            new = annotate(embed, form, meaning)
             if new != embed:
                 embed = new
-                added.append((acr, long))
+                added.append((acr, meaning))
         out.append(replace(c, embed_text=embed, acronyms=tuple(added)) if added else c)
     return out
 

@@ -163,7 +163,7 @@ def heading_names(heading: str, finder: NameFinder) -> list[Name]:
     words = heading.split()
     # "Regulating the Company" says what a section does, it names no company
     verb = len(words) >= 2 and words[0].endswith("ing") and words[1] in ("the", "a", "an")
-    if len(words) >= 2 and not verb:  # "Arabian Sea branch" is a branch, "Right to Equality" a right
+    if len(words) >= 2 and not verb:  # "Arabian Sea branch" is a branch, "Right to ..." a right
         out.append(Name(text=heading, start=0, head=head_key(words[-1]), person=False))
         if len(words) >= 3 and words[1] in _PREPOSITIONS:
             out.append(Name(text=heading, start=0, head=head_key(words[0]), person=False))
