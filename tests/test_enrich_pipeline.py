@@ -42,10 +42,21 @@ def shipped(out: Path) -> list[dict[str, object]]:
 ALL_ON = replace(Config(), enrich=EnrichConfig(references=True, acronyms=True))
 
 
-def test_defaults_merge_sections_only_but_qa_lists_the_glossary(tmp_path: Path) -> None:
+def test_defaults_turn_every_pass_on(tmp_path: Path) -> None:
     src = corpus(tmp_path)
-    assert Config().enrich == EnrichConfig(merge_sections=True, references=False, acronyms=False)
-    got = collect(src, Config())
+    assert Config().enrich == EnrichConfig(merge_sections=True, references=True, acronyms=True)
+    got = {c.source: c for c in collect(src, Config()).corpus.chunks if "RBI" in c.text}
+    assert got["markets.md"].acronyms == (("RBI", "Reserve Bank of India"),)
+    assert got["banking.md"].acronyms == ()  # the chunk that defines it
+    assert got["markets.md"].resolved == ()  # "The Act" of another file is not its act
+    glossary = collect(src, Config()).corpus.glossary
+    assert glossary is not None and glossary.undefined == (("SEBI", 1),)
+
+
+def test_passes_off_leave_the_context_only_but_qa_lists_the_glossary(tmp_path: Path) -> None:
+    src = corpus(tmp_path)
+    off = replace(Config(), enrich=EnrichConfig(references=False, acronyms=False))
+    got = collect(src, off)
     assert all(not c.acronyms and not c.resolved for c in got.corpus.chunks)
     assert got.corpus.glossary is not None
     assert got.corpus.glossary.undefined == (("SEBI", 1),)
@@ -106,8 +117,9 @@ def test_unreadable_glossary_is_a_config_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     src = corpus(tmp_path)
-    cfg = replace(Config(), enrich=EnrichConfig(glossary=str(tmp_path / "missing.txt")))
-    assert not cfg.enrich.acronyms  # the file is read (and checked) for QA either way
+    missing = str(tmp_path / "missing.txt")
+    cfg = replace(Config(), enrich=EnrichConfig(acronyms=False, glossary=missing))
+    # the file is read (and checked) for QA even with the expansion off
     with pytest.raises(ConfigError, match="cannot read the glossary"):
         collect(src, cfg)
     (src / "notechunk.toml").write_text('[enrich]\nglossary = "bad.txt"\n')
@@ -148,9 +160,9 @@ def test_the_defining_files_later_chunks_are_expanded(tmp_path: Path, engine: st
     src.mkdir()
     (src / "monetary-policy.md").write_text(MONETARY)
     if engine == "memory":
-        chunks = list(collect(src, ALL_ON).corpus.chunks)
+        chunks = list(collect(src, Config()).corpus.chunks)  # the defaults
     else:
-        run(src, tmp_path / "out", ALL_ON)
+        run(src, tmp_path / "out", Config())
         chunks = list(shipped(tmp_path / "out"))
     got = {c["section"]: c for c in map(summary, chunks)}
     assert got["The committee"]["acronyms"] == {}  # it defines both

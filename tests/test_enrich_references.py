@@ -13,7 +13,7 @@ from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.enrich.names import RuleNames
 from notechunk.enrich.references import find_mentions, resolve_references
 
-ON = EnrichConfig(references=True)  # off by default (see README, "Measured")
+ON = EnrichConfig(references=True)  # on by default (docs/benchmarks.md, "Enrichment")
 ONE_SENTENCE = replace(
     Config(), markdown=MarkdownConfig(window_sentences=1, overlap=0.0), enrich=ON
 )
@@ -157,7 +157,7 @@ def test_nearest_antecedent_wins() -> None:
 
 
 def test_config_key_turns_it_off() -> None:
-    assert not Config().enrich.references  # the default
+    assert Config().enrich.references  # the default
     off = replace(ONE_SENTENCE, enrich=EnrichConfig(references=False))
     assert all(
         not c.resolved and not any("dangling" in f for f in c.flags)
