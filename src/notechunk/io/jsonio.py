@@ -21,10 +21,11 @@ from notechunk.chunk import Chunk
 
 _ENCODER = msgspec.json.Encoder(order="sorted")
 # json writes floats below 1e-4 or from 1e16 with an exponent (1e-05, 1e+16), msgspec
-# does not (0.00001, 1e16): where either form could be (a number not glued to a word, as
-# JSON numbers never are; inside a string too), json is used instead. A hex id such as
-# "3d0be682" no longer sends every chunk list through json's pure-Python encoder.
-_EXPONENT_OR_TINY = re.compile(rb"(?<![\w.])\d+(?:\.\d+)?e[+-]?\d|0\.0000")
+# does not (0.00001, 1e16): where either form could be (a number at the start or after
+# `:`, `,` or `[` and spaces, where JSON numbers stand; inside a string too), json is used
+# instead. Anchored so, the scan rejects almost every position at once: a long text of
+# digits and words no longer makes it crawl.
+_EXPONENT_OR_TINY = re.compile(rb"(?:^|[:,\[])\s*-?(?:\d+(?:\.\d+)?e[+-]?\d|0\.0000)")
 
 
 def dumps(obj: object, *, indent: int | None = None) -> str:
