@@ -43,6 +43,9 @@ from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
 
+QA_STEPS = ("scores", "outputs", "sources", "publish")
+"""What follows the per-file work, each step reported done as `progress("qa", k, 4)`."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunResult:
@@ -119,7 +122,7 @@ def run(
             ) from None
         publish.publish(staging, out, metrics.to_json(), key)
         if progress:
-            progress("qa", 1, 1)
+            progress("qa", len(QA_STEPS), len(QA_STEPS))
     return RunResult(
         files=got.files,
         markdown_chunks=got.n_markdown,
@@ -173,9 +176,14 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
     """The retrieval scores, then every output written as the scored chunks stream past
     (metrics counted on the way), then the source view (the chunks read again, one file's
     page at a time)."""
-    if progress:
-        progress("qa", 0, 1)
+
+    def step(done: int) -> None:
+        if progress:
+            progress("qa", done, len(QA_STEPS))
+
+    step(0)
     scores = got.scores()
+    step(1)
     metrics = write_stream(
         staging,
         scored(got.chunks(), scores),
@@ -196,8 +204,10 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
                 where[c.id] = c.source
             yield c
 
+    step(2)
     extras = Corpus(discarded=got.discarded, reports=got.reports, errors=got.errors)
     stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
+    step(3)
     return metrics
 
 
