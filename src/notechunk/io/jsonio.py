@@ -49,17 +49,20 @@ def dumps(obj: object, *, indent: int | None = None) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=separators, indent=indent)
 
 
-def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
     """Write a temporary file beside `path`, fsync it (when `durable`), move it into place.
 
-    Cache entries skip the fsync: a torn entry fails to parse and is simply redone.
+    Only a commit record is fsynced: a run's outputs are staged unsynced and published
+    with a manifest written durably last that names each file's hash, so a file a crash
+    tore is found (OUT is then not trusted and the run is redone) at the cost of one fsync,
+    not one per file; a torn cache entry fails to parse and is redone.
     """
     with atomic_open(path, durable) as fh:
         fh.write(data)
 
 
 @contextmanager
-def atomic_open(path: Path, durable: bool = True) -> Iterator[BinaryIO]:
+def atomic_open(path: Path, durable: bool = False) -> Iterator[BinaryIO]:
     """A file written in steps, then fsynced (when `durable`) and moved into place (as
     atomic_write_bytes); on an error the temporary file is removed, `path` untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,9 +95,9 @@ def write_json(path: Path, obj: object) -> None:
     atomic_write_bytes(path, (dumps(obj, indent=2) + "\n").encode("utf-8"))
 
 
-def write_text(path: Path, text: str) -> None:
-    """A UTF-8 text file, written atomically."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+def write_text(path: Path, text: str, durable: bool = False) -> None:
+    """A UTF-8 text file, written atomically (and fsynced when `durable`)."""
+    atomic_write_bytes(path, text.encode("utf-8"), durable)
 
 
 def jsonl_bytes(rows: Iterable[object]) -> bytes:

@@ -218,7 +218,7 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
     shutil.rmtree(staging, ignore_errors=True)
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
     try:
-        atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode())
+        atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode(), True)
     except OSError as exc:
         raise OutputError(f"{out}: outputs written but not the manifest ({_why(exc)})") from None
     fsync_dir(out)
