@@ -20,7 +20,7 @@ what `run` ships).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,6 +35,8 @@ from notechunk.errors import OutputError
 from notechunk.gathered import Passes, cached_run_key, run_key, stream, user_glossary
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key
+from notechunk.io.jsonio import atomic_write_bytes
+from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
@@ -66,6 +68,7 @@ def run(
     progress: Progress | None = None,
     use_cache: bool = True,
     ray_address: str | None = None,
+    check: Callable[[tuple[FileError, ...]], None] | None = None,
 ) -> RunResult:
     """The whole job: SRC in, OUT written (SPEC §2). Returns counts and the file errors.
 
@@ -73,7 +76,10 @@ def run(
     and OUT still holds the previous run intact (every file matches its manifest hash),
     nothing is processed or rewritten. `cfg.engine` says where the work runs (`workers`
     processes here, or Ray: `workers` CPUs of a local instance, or the cluster at
-    `ray_address`); the outputs are the same bytes.
+    `ray_address`); the outputs are the same bytes. `check` sees the run's file errors
+    before anything is written: what it raises ends the run with OUT as it was (the
+    watcher keeps the previous good run while a file is half-saved). OUT/origin.json
+    says where SRC is, for readers of the notes themselves (`io.origin`).
     """
     if cfg.output.parquet:
         require_pyarrow("[output] parquet = true")
@@ -92,6 +98,9 @@ def run(
             found = discover(src, exclude=exclude)
             key = cached_run_key(found.files, found.errors, cfg, cache_root, user)
             if key == previous.run_key and publish.outputs_intact(out, previous):
+                here = origin_of(src, (f.rel for f in found.files))
+                if read_origin(out) != here:  # the same notes, moved: say where they are now
+                    atomic_write_bytes(out / ORIGIN, here.to_bytes())
                 metrics = Metrics.from_json(previous.metrics)
                 return RunResult(
                     files=len(found.files),
@@ -106,6 +115,8 @@ def run(
             with _passes(
                 src, cfg, work, workers, ray_address, progress, cache_root, exclude, user
             ) as got:
+                if check is not None:
+                    _checked(check, got.errors, out)
                 metrics = _write(got, staging, cfg, progress)
             if work.exists():
                 shutil.rmtree(work)
@@ -115,7 +126,10 @@ def run(
                 f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
                 "earlier outputs kept"
             ) from None
-        publish.publish(staging, out, metrics.to_json(), got.run_key)
+        origin = origin_of(src, (rel for rel, _ in got.paths))
+        publish.publish(
+            staging, out, metrics.to_json(), got.run_key, beside={ORIGIN: origin.to_bytes()}
+        )
         if progress:
             progress("qa", 1, 1)
     return RunResult(
@@ -125,6 +139,17 @@ def run(
         errors=got.errors,
         metrics=metrics,
     )
+
+
+def _checked(
+    check: Callable[[tuple[FileError, ...]], None], errors: tuple[FileError, ...], out: Path
+) -> None:
+    """Run the caller's check; whatever it raises leaves OUT as it was (staging removed)."""
+    try:
+        check(errors)
+    except BaseException:
+        publish.remove_leftovers(out)
+        raise
 
 
 def measure(corpus: Corpus, cfg: Config) -> tuple[Corpus, Metrics]:

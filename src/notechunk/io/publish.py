@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,8 +169,17 @@ def outputs_intact(out: Path, manifest: Manifest) -> bool:
     return True
 
 
-def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | None) -> Manifest:
+def publish(
+    staging: Path,
+    out: Path,
+    metrics: dict[str, Any],
+    run_key: str | None,
+    beside: Mapping[str, bytes] | None = None,
+) -> Manifest:
     """Move every staged file into OUT, then write the manifest.
+
+    `beside` names files written into OUT just before the manifest but not listed in it
+    (`origin.json`: where SRC is, which no output depends on).
 
     Two phases, so a full disk or a folder of OUT on another file system fails before
     OUT changes: first every file is put beside its target (a rename, or a copy where the
@@ -209,6 +218,8 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
     shutil.rmtree(staging, ignore_errors=True)
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
     try:
+        for name, data in (beside or {}).items():
+            atomic_write_bytes(out / name, data)
         atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode())
     except OSError as exc:
         raise OutputError(f"{out}: outputs written but not the manifest ({_why(exc)})") from None
