@@ -60,9 +60,10 @@ def vectors_path(run: FinishedRun, embedder: Embedder) -> Path:
 
 
 def load_or_embed(
-    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder
+    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder, save: bool = True
 ) -> tuple[np.ndarray, bool]:
-    """The run's chunk vectors from OUT/.search, else embedded now and saved there."""
+    """The run's chunk vectors from OUT/.search, else embedded now and saved there
+    (unless `save` is False)."""
     import numpy as np
 
     path = vectors_path(run, embedder)
@@ -70,9 +71,12 @@ def load_or_embed(
         try:
             return np.load(path, mmap_mode="r", allow_pickle=False), False
         except (OSError, ValueError):
-            path.unlink(missing_ok=True)
+            if save:
+                path.unlink(missing_ok=True)
     docs = list(texts())
     vecs = np.asarray(embedder.encode(docs) if docs else np.zeros((0, 1)), dtype=np.float32)
+    if not save:
+        return vecs, True
     tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
