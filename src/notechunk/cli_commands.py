@@ -178,7 +178,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         say(f"serving the notes at {http[0]}, beyond this machine, with no authentication")
     if args.watch is None:
         notes = Notes(args.out, src=args.src)
-        notes.view()  # an OUT that cannot be served is exit 2, before serving
+        notes.refresh()  # an OUT that cannot be served is exit 2; the index loads now
         mcp_server.serve(notes, http)
         return 0
     plan = _watch_plan(args.watch, args.out, args)
