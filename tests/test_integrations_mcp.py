@@ -26,6 +26,7 @@ from notechunk.cli import SAMPLE_DIR, main  # noqa: E402
 from notechunk.search.engine import search  # noqa: E402
 
 SRC_DIR = Path(__file__).resolve().parents[1] / "src"
+TOOLS = ("search_notes", "read_chunk", "read_source", "list_sources", "outline")
 Session = Callable[[Client], Awaitable[None]]
 
 
