@@ -158,9 +158,18 @@ def _watch_plan(src: Path, out: Path, args: argparse.Namespace) -> Any:
     )
 
 
+def _quiet_libraries() -> None:
+    """bm25s sets its logger to DEBUG when imported, and the SDK adds a handler: its
+    index build would be logged on every run. A filter outlives that setLevel."""
+    import logging
+
+    logging.getLogger("bm25s").addFilter(lambda record: record.levelno >= logging.WARNING)
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from notechunk.watch import watch
 
+    _quiet_libraries()
     return watch(_watch_plan(args.src, args.out, args), say=say)
 
 
@@ -173,6 +182,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         raise UsageError(str(MissingExtra("notechunk mcp", "the mcp SDK", "mcp"))) from None
     from notechunk.integrations.notes_view import Notes
 
+    _quiet_libraries()
     http = mcp_server.parse_http(args.http) if args.http else None
     if http is not None and not mcp_server.is_loopback(http[0]):
         say(f"serving the notes at {http[0]}, beyond this machine, with no authentication")

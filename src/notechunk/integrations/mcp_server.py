@@ -15,7 +15,6 @@ imports it (and pydantic, which it brings) at the top: import it only through
 """
 
 import ipaddress
-import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -227,7 +226,6 @@ def is_loopback(host: str) -> bool:
 
 def serve(notes: nv.Notes, http: tuple[str, int] | None = None) -> None:
     """Serve until the client leaves (stdio: its end of the pipe closes)."""
-    logging.getLogger("bm25s").setLevel(logging.WARNING)  # its index build talks at DEBUG
     server = build_server(notes)
     if http is None:
         anyio.run(server.run_stdio_async)

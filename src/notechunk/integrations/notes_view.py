@@ -140,9 +140,11 @@ class Notes:
         self._view: RunView | None = None
         self._stat: tuple[int, int, int] | None = None
 
-    def view(self) -> RunView:
-        if self._view is None and self._first_run is not None:
-            self._first_run.wait(self._wait)  # `mcp --watch`: the first run may be going
+    def view(self, wait: bool = True) -> RunView:
+        """The newest complete run; with `mcp --watch`, a question asked before the first
+        run is done waits for it (up to `first_run_wait_s`) when `wait`."""
+        if wait and self._view is None and self._first_run is not None:
+            self._first_run.wait(self._wait)
         with self._lock:
             stamp = _stamp(self.out / MANIFEST)
             if self._view is not None and (stamp is None or stamp == self._stat):
@@ -164,7 +166,7 @@ class Notes:
 
     def refresh(self) -> RunView:
         """Load a newer run now, with its BM25 index (off the request path)."""
-        view = self.view()
+        view = self.view(wait=False)
         view.ranker.bm25_scores("")
         return view
 
