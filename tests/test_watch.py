@@ -58,13 +58,16 @@ def test_a_file_that_read_cleanly_and_now_fails_holds_the_run(tmp_path: Path) ->
     good = previously_good(out)
     assert "sheets/passes.xlsx" in good and "polity/writs.md" in good
     guard = _Guard(lambda _: None)
-    check = hold_regressions(out, guard)
+    check = hold_regressions(out, guard, src)
     check((FileError(source="new/broken.xlsx", stage="read", reason="not a workbook"),))
     assert guard.writing  # a file that never read cleanly holds nothing back
     guard.writing = False
     with pytest.raises(HeldRun, match="sheets/passes.xlsx: truncated"):
         check((FileError(source="sheets/passes.xlsx", stage="read", reason="truncated"),))
     assert not guard.writing
+    (src / "polity" / "writs.md").unlink()  # gone while the run read it: a deletion
+    check((FileError(source="polity/writs.md", stage="read", reason="cannot read file"),))
+    assert guard.writing
 
 
 def test_ctrl_c_waits_for_a_publish_but_not_for_the_work_before_it() -> None:
@@ -138,20 +141,26 @@ def test_edits_deletes_and_new_sheets_are_searchable_within_a_bounded_wait(
     )
     waits: dict[str, float] = {}
 
-    async def search(client: Client, query: str) -> list[dict[str, Any]]:
+    async def answer(client: Client, query: str) -> dict[str, Any]:
         result = await client.call_tool("search_notes", {"query": query, "k": 5})
         assert not result.is_error, result.content
         assert result.structured_content is not None
-        hits: list[dict[str, Any]] = result.structured_content["hits"]
+        return result.structured_content
+
+    async def search(client: Client, query: str) -> list[dict[str, Any]]:
+        hits: list[dict[str, Any]] = (await answer(client, query))["hits"]
         return hits
 
-    async def until(client: Client, name: str, query: str, ok: Any) -> list[dict[str, Any]]:
+    async def until(
+        client: Client, name: str, query: str, ok: Any, published: bool = False
+    ) -> list[dict[str, Any]]:
+        """Ask until `ok(hits)`; with `published`, until the run is published too."""
         started = time.monotonic()
         while True:
-            hits = await search(client, query)
-            if ok(hits):
+            got = await answer(client, query)
+            if ok(got["hits"]) and not (published and "provisional" in got):
                 waits[name] = time.monotonic() - started
-                return hits
+                return list(got["hits"])
             assert time.monotonic() - started < WAIT_S, f"{name}: not seen in {WAIT_S} s"
             await anyio.sleep(0.1)
 
@@ -164,6 +173,7 @@ def test_edits_deletes_and_new_sheets_are_searchable_within_a_bounded_wait(
         note.write_text(note.read_text() + "\n## Added\n\nThe zqedited writ arrived today.\n")
         hits = await until(client, "edit", "zqedited", bool)
         assert hits[0]["source"] == "polity/writs.md" and "zqedited" in hits[0]["text"]
+        await until(client, "edit published", "zqedited", bool, published=True)
 
         gone = src / "history" / "indus-valley.md"
         assert any(
@@ -184,6 +194,7 @@ def test_edits_deletes_and_new_sheets_are_searchable_within_a_bounded_wait(
         )
         hits = await until(client, "new sheet", "Zqkangch", bool)
         assert hits[0]["source"] == "sheets/zqpeaks.xlsx" and hits[0]["row"] == 2
+        await until(client, "new sheet published", "Zqkangch", bool, published=True)
 
         # a good workbook caught broken: reported, and its rows stay searchable
         sheet.write_bytes(b"PK\x03\x04 half a zip")

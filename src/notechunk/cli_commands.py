@@ -15,6 +15,7 @@ from typing import Any
 
 from notechunk.cli import say, terminal_safe
 from notechunk.cli_run import command_config
+from notechunk.config import Config
 from notechunk.config_toml import resolve_config, to_toml
 from notechunk.errors import MissingExtra, NotechunkError, UsageError
 
@@ -212,11 +213,20 @@ def cmd_mcp(args: argparse.Namespace) -> int:
                 say(f"the new run is not served yet: {exc}")
         first.set()
 
+    from notechunk.io.cache import CACHE_DIR
+
+    def before(changed: list[tuple[str, Path]], cfg: Config) -> None:
+        try:
+            for problem in notes.provisional(changed, cfg, args.out / CACHE_DIR):
+                say(f"{problem} (its published chunks are served)")
+        except NotechunkError as exc:
+            say(f"changes not searchable before the run: {exc}")
+
     from notechunk.watch import watch
 
     server = threading.Thread(target=serve, name="mcp-server", daemon=True)
     server.start()
-    return watch(plan, say=say, stop=stop, after=after)
+    return watch(plan, say=say, stop=stop, after=after, before=before)
 
 
 def cmd_templates_suggest(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ Three promises:
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 import time
@@ -69,10 +70,13 @@ def watch(
     say: Say,
     stop: threading.Event | None = None,
     after: Callable[[bool], None] | None = None,
+    before: Before | None = None,
 ) -> int:
     """Run once, then after every change until `stop` is set or Ctrl-C. Returns the exit
     status of the last run (0, or 1 when files failed). `after(published)` is called
-    after each run (the MCP server loads a newly published run then)."""
+    after each run (the MCP server loads a newly published run then); `before(changed,
+    cfg)` before each run after the first, with the changed paths under NOTES (relative
+    name, path), so the server can search them before the run publishes."""
     require_watchfiles()
     import watchfiles
 
@@ -87,26 +91,60 @@ def watch(
         rust_timeout=1000,
     ):
         say(f"{len(changes)} change(s): {_names(changes, plan.src)}")
-        code = run_once(plan, say=say, after=after)
+        changed = changed_paths(changes, plan.src)
+        code = run_once(plan, say=say, after=after, before=_bound(before, changed))
     return code
 
 
-def run_once(plan: WatchPlan, *, say: Say, after: Callable[[bool], None] | None = None) -> int:
-    """One run; a failure is reported in one line and leaves OUT as it was."""
+Before = Callable[[list[tuple[str, Path]], Config], None]
+
+
+def _bound(before: Before | None, changed: list[tuple[str, Path]]) -> Callable[[Config], None]:
+    def call(cfg: Config) -> None:
+        if before is not None and changed:
+            before(changed, cfg)
+
+    return call
+
+
+def changed_paths(changes: set[tuple[Any, str]], src: Path) -> list[tuple[str, Path]]:
+    """Each changed path under `src` as (POSIX name relative to SRC, absolute path)."""
+    given, root = Path(os.path.abspath(src)), src.resolve()
+    out: dict[str, Path] = {}
+    for _, raw in changes:
+        path = Path(os.path.abspath(raw))
+        for base in (given, root):
+            if path.is_relative_to(base):
+                out[path.relative_to(base).as_posix()] = path
+                break
+    return sorted(out.items())
+
+
+def run_once(
+    plan: WatchPlan,
+    *,
+    say: Say,
+    after: Callable[[bool], None] | None = None,
+    before: Callable[[Config], None] | None = None,
+) -> int:
+    """One run; a failure is reported in one line and leaves OUT as it was. `before(cfg)`
+    is called with the run's config just before it starts."""
     from notechunk.pipeline import run
 
     started = time.perf_counter()
     guard = _Guard(say)
-    before = read_manifest_bytes(plan.out)
+    previous = read_manifest_bytes(plan.out)
     try:
         with guard.installed():
             cfg = plan.config()
+            if before is not None:
+                before(cfg)
             result = run(
                 plan.src,
                 plan.out,
                 cfg,
                 workers=plan.workers,
-                check=hold_regressions(plan.out, guard),
+                check=hold_regressions(plan.out, guard, plan.src),
             )
     except HeldRun as exc:
         say(f"{exc}; OUT keeps the previous run, the next save runs again")
@@ -116,7 +154,7 @@ def run_once(plan: WatchPlan, *, say: Say, after: Callable[[bool], None] | None 
         return _after(after, False, 1)
     for err in result.errors:
         say(err.message())
-    changed = read_manifest_bytes(plan.out) != before
+    changed = read_manifest_bytes(plan.out) != previous
     if changed:
         update_indexes(plan, say)
     took = time.perf_counter() - started
@@ -140,13 +178,18 @@ def read_manifest_bytes(out: Path) -> bytes | None:
         return None
 
 
-def hold_regressions(out: Path, guard: _Guard) -> Callable[[tuple[FileError, ...]], None]:
+def hold_regressions(
+    out: Path, guard: _Guard, src: Path
+) -> Callable[[tuple[FileError, ...]], None]:
     """The run's check: refuse to publish when a file that read cleanly in OUT's current
-    run now fails; past it, the run writes (Ctrl-C then waits for the publish)."""
+    run now fails (not one deleted while the run read: its chunks are meant to go); past
+    it, the run writes (Ctrl-C then waits for the publish)."""
     good = previously_good(out)
+    root = src.resolve()
 
     def check(errors: tuple[FileError, ...]) -> None:
-        lost = sorted({e.source: e for e in errors if e.source in good}.values(), key=_source)
+        broken = (e for e in errors if e.source in good and (root / e.source).exists())
+        lost = sorted({e.source: e for e in broken}.values(), key=_source)
         if lost:
             first = lost[0]
             more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""

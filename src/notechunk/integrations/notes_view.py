@@ -21,9 +21,9 @@ import os
 import stat
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from notechunk.chunk import Chunk
 from notechunk.discover import kind_of
@@ -38,6 +38,9 @@ from notechunk.search.show import context, where
 if TYPE_CHECKING:
     import numpy as np
 
+    from notechunk.config import Config
+    from notechunk.search.bm25 import Bm25Index
+
 MAX_K = 50
 MAX_NEIGHBOURS = 3
 MAX_LINES = 400
@@ -48,9 +51,21 @@ MAX_FILE_BYTES = 32 << 20  # a note larger than this is not read back whole to s
 TEXT_SHEETS = frozenset({".csv", ".tsv"})  # sheets that are text: read_source can show them
 
 
+class Ranking(Protocol):
+    """What the tools rank with: the published run's `Ranker`, or the watcher's overlay."""
+
+    def bm25_index(self) -> Bm25Index: ...
+
+    def ranked(
+        self, query: str, k: int, retriever: str, allowed: np.ndarray | None = None
+    ) -> list[tuple[int, float]]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class RunView:
-    """One published run as the tools read it (never changed: a newer run is a new view)."""
+    """One run as the tools read it (never changed: a newer run is a new view).
+    `provisional` names the changed files swapped in before their run published
+    (`notes_overlay`); empty for a published run."""
 
     out: Path
     manifest_sha: str
@@ -59,8 +74,9 @@ class RunView:
     by_source: Mapping[str, tuple[int, ...]]
     files: tuple[str, ...]
     root: Path | None
-    ranker: Ranker
+    ranker: Ranking
     published_ns: int
+    provisional: tuple[str, ...] = ()
 
     def chunk(self, chunk_id: str) -> Chunk:
         i = self.by_id.get(chunk_id)
@@ -94,25 +110,46 @@ def load_view(
         raise UsageError(f"{out}: a run is being published there; ask again in a moment")
     ranker = Ranker(run, embedder=embedder, save=False)
     chunks = tuple(parse(line) for line in ranker.lines())
-    by_source: dict[str, list[int]] = {}
-    for i, c in enumerate(chunks):
-        by_source.setdefault(c.source, []).append(i)
     origin: Origin | None = read_origin(out)
-    files = origin.files if origin is not None else tuple(sorted(by_source))
+    files = origin.files if origin is not None else tuple(sorted({c.source for c in chunks}))
     root: Path | None = origin.root if origin is not None else None
     if src is not None:
         root = src.resolve()
         root = root.parent if root.is_file() else root
-    return RunView(
+    empty = RunView(
         out=out,
         manifest_sha=hashlib.sha256(raw).hexdigest(),
+        chunks=(),
+        by_id={},
+        by_source={},
+        files=(),
+        root=root,
+        ranker=ranker,
+        published_ns=published_ns,
+    )
+    return index_view(empty, chunks, files, ranker)
+
+
+def index_view(
+    base: RunView,
+    chunks: tuple[Chunk, ...],
+    files: tuple[str, ...],
+    ranker: Ranking,
+    provisional: tuple[str, ...] = (),
+) -> RunView:
+    """`base` with these chunks (in ranking order), files and ranker, indexed by id and
+    by source."""
+    by_source: dict[str, list[int]] = {}
+    for i, c in enumerate(chunks):
+        by_source.setdefault(c.source, []).append(i)
+    return replace(
+        base,
         chunks=chunks,
         by_id={c.id: i for i, c in enumerate(chunks)},
         by_source={s: tuple(ix) for s, ix in by_source.items()},
         files=files,
-        root=root,
         ranker=ranker,
-        published_ns=published_ns,
+        provisional=provisional,
     )
 
 
@@ -137,7 +174,9 @@ class Notes:
         self.out, self.src, self._embedder = out, src, embedder
         self._first_run, self._wait = first_run, first_run_wait_s
         self._lock = threading.Lock()
-        self._view: RunView | None = None
+        self._view: RunView | None = None  # the published run, or an overlay of it
+        self._base: RunView | None = None  # the published run
+        self._pending: dict[str, tuple[Chunk, ...] | None] = {}
         self._stat: tuple[int, int, int] | None = None
 
     def view(self, wait: bool = True) -> RunView:
@@ -157,7 +196,8 @@ class Notes:
                 self._stat = stamp
                 return self._view
             try:
-                self._view = load_view(self.out, src=self.src, embedder=self._embedder)
+                self._view = self._base = load_view(self.out, src=self.src, embedder=self._embedder)
+                self._pending = {}
                 self._stat = stamp
             except UsageError:
                 if self._view is None:
@@ -167,8 +207,31 @@ class Notes:
     def refresh(self) -> RunView:
         """Load a newer run now, with its BM25 index (off the request path)."""
         view = self.view(wait=False)
-        view.ranker.bm25_scores("")
+        view.ranker.bm25_index()
         return view
+
+    def provisional(
+        self, changed: Sequence[tuple[str, Path]], cfg: Config, cache_root: Path | None
+    ) -> list[str]:
+        """Serve these changed files (relative name, path) before their run publishes
+        (`notes_overlay`); returns the reasons of files that could not be chunked (they
+        keep their published chunks). A later publish replaces the overlay."""
+        from notechunk.integrations.notes_overlay import chunk_changes, gone_folders, overlay
+
+        base = self.refresh()
+        with self._lock:
+            base = self._base or base
+        changes, problems = chunk_changes(changed, cfg, cache_root)
+        changes.update(gone_folders(base, changed))
+        if not changes:
+            return problems
+        with self._lock:
+            if self._base is not base:  # a run published meanwhile: it has these changes
+                return problems
+            pending = {**self._pending, **changes}
+            self._view = overlay(base, pending, cfg)
+            self._pending = pending
+        return problems
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -217,6 +280,11 @@ def search_notes(
         for n, (i, score) in enumerate(ranked, 1)
     ]
     result: dict[str, Any] = {"query": query, "retriever": retriever, "hits": hits}
+    if view.provisional:
+        result["provisional"] = (
+            f"{len(view.provisional)} changed file(s) searched before their run published; "
+            "scores settle when it does"
+        )
     if not hits:
         result["note"] = "no chunk shares a word with the question: try other words" + (
             " or retriever='hybrid'" if retriever == "bm25" else ""

@@ -100,11 +100,14 @@ class Ranker:
             self._texts = embed_texts(self.lines())
         return self._texts
 
-    def bm25_scores(self, query: str) -> np.ndarray:
+    def bm25_index(self) -> bm25.Bm25Index:
         if self._bm25 is None:
             index, self.built["bm25"] = bm25.load_or_build(self.run, self.texts, save=self.save)
             self._bm25 = index
-        return self._bm25.scores(query)
+        return self._bm25
+
+    def bm25_scores(self, query: str) -> np.ndarray:
+        return self.bm25_index().scores(query)
 
     def dense_scores(self, query: str) -> np.ndarray:
         if self._model is None:
