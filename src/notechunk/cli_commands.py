@@ -205,6 +205,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         finally:
             stop.set()
 
+    def started(cfg: Config) -> None:
+        notes.mark()
+
     def after(published: bool) -> None:
         if published:
             try:
@@ -226,7 +229,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     server = threading.Thread(target=serve, name="mcp-server", daemon=True)
     server.start()
-    return watch(plan, say=say, stop=stop, after=after, before=before)
+    return watch(plan, say=say, stop=stop, after=after, before=before, started=started)
 
 
 def cmd_templates_suggest(args: argparse.Namespace) -> int:

@@ -70,41 +70,61 @@ def watch(
     say: Say,
     stop: threading.Event | None = None,
     after: Callable[[bool], None] | None = None,
-    before: Before | None = None,
+    before: Callable[[list[tuple[str, Path]], Config], None] | None = None,
+    started: Callable[[Config], None] | None = None,
 ) -> int:
     """Run once, then after every change until `stop` is set or Ctrl-C. Returns the exit
     status of the last run (0, or 1 when files failed). `after(published)` is called
-    after each run (the MCP server loads a newly published run then); `before(changed,
-    cfg)` before each run after the first, with the changed paths under NOTES (relative
-    name, path), so the server can search them before the run publishes."""
+    after each run (the MCP server loads a newly published run then). Changes are
+    collected in a thread while runs go; `before(changed, cfg)` is called with each batch
+    at once (relative name and path under NOTES, and the last run's config), so the
+    server can search them before the run that publishes them; `started(cfg)` as each
+    run starts."""
     require_watchfiles()
-    import watchfiles
+    last: list[Config] = []
 
-    code = run_once(plan, say=say, after=after)
+    def starting(cfg: Config) -> None:
+        last[:] = [cfg]
+        if started is not None:
+            started(cfg)
+
+    code = run_once(plan, say=say, after=after, started=starting)
+    dirty = threading.Event()
+    done = threading.Event()
+
+    def listen() -> None:
+        """Collect changes while runs go; each batch is taken in by `before` at once."""
+        import watchfiles
+
+        for changes in watchfiles.watch(
+            plan.src,
+            watch_filter=notes_filter(plan.src, plan.out),
+            debounce=plan.debounce_ms,
+            step=50,
+            stop_event=done,
+            rust_timeout=1000,
+        ):
+            say(f"{len(changes)} change(s): {_names(changes, plan.src)}")
+            changed = changed_paths(changes, plan.src)
+            if before is not None and changed and last:
+                try:
+                    before(changed, last[-1])
+                except NotechunkError as exc:
+                    say(f"changes not taken in before the run: {exc}")
+            dirty.set()
+
+    listener = threading.Thread(target=listen, name="notechunk-watch", daemon=True)
+    listener.start()
     say(f"watching {plan.src} (Ctrl-C to stop)")
-    for changes in watchfiles.watch(
-        plan.src,
-        watch_filter=notes_filter(plan.src, plan.out),
-        debounce=plan.debounce_ms,
-        step=50,
-        stop_event=stop,
-        rust_timeout=1000,
-    ):
-        say(f"{len(changes)} change(s): {_names(changes, plan.src)}")
-        changed = changed_paths(changes, plan.src)
-        code = run_once(plan, say=say, after=after, before=_bound(before, changed))
+    try:
+        while not (stop is not None and stop.is_set()) and listener.is_alive():
+            if dirty.wait(0.2):
+                dirty.clear()
+                code = run_once(plan, say=say, after=after, started=starting)
+    finally:
+        done.set()
+        listener.join(timeout=5)
     return code
-
-
-Before = Callable[[list[tuple[str, Path]], Config], None]
-
-
-def _bound(before: Before | None, changed: list[tuple[str, Path]]) -> Callable[[Config], None]:
-    def call(cfg: Config) -> None:
-        if before is not None and changed:
-            before(changed, cfg)
-
-    return call
 
 
 def changed_paths(changes: set[tuple[Any, str]], src: Path) -> list[tuple[str, Path]]:
@@ -125,20 +145,20 @@ def run_once(
     *,
     say: Say,
     after: Callable[[bool], None] | None = None,
-    before: Callable[[Config], None] | None = None,
+    started: Callable[[Config], None] | None = None,
 ) -> int:
-    """One run; a failure is reported in one line and leaves OUT as it was. `before(cfg)`
+    """One run; a failure is reported in one line and leaves OUT as it was. `started(cfg)`
     is called with the run's config just before it starts."""
     from notechunk.pipeline import run
 
-    started = time.perf_counter()
+    t0 = time.perf_counter()
     guard = _Guard(say)
     previous = read_manifest_bytes(plan.out)
     try:
         with guard.installed():
             cfg = plan.config()
-            if before is not None:
-                before(cfg)
+            if started is not None:
+                started(cfg)
             result = run(
                 plan.src,
                 plan.out,
@@ -157,7 +177,7 @@ def run_once(
     changed = read_manifest_bytes(plan.out) != previous
     if changed:
         update_indexes(plan, say)
-    took = time.perf_counter() - started
+    took = time.perf_counter() - t0
     state = "published" if changed else "unchanged"
     say(f"{state}: {result.metrics.surviving} chunks from {result.files} files ({took:.1f} s)")
     return _after(after, changed, result.exit_code)

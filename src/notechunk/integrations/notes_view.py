@@ -176,7 +176,11 @@ class Notes:
         self._lock = threading.Lock()
         self._view: RunView | None = None  # the published run, or an overlay of it
         self._base: RunView | None = None  # the published run
-        self._pending: dict[str, tuple[Chunk, ...] | None] = {}
+        # changed files served before their run publishes: source -> (sequence, chunks)
+        self._pending: dict[str, tuple[int, tuple[Chunk, ...] | None]] = {}
+        self._seq = 0  # of the last change taken in
+        self._mark = 0  # the sequence when the run now going started
+        self._cfg: Config | None = None
         self._stat: tuple[int, int, int] | None = None
 
     def view(self, wait: bool = True) -> RunView:
@@ -196,13 +200,33 @@ class Notes:
                 self._stat = stamp
                 return self._view
             try:
-                self._view = self._base = load_view(self.out, src=self.src, embedder=self._embedder)
-                self._pending = {}
-                self._stat = stamp
+                base = load_view(self.out, src=self.src, embedder=self._embedder)
             except UsageError:
                 if self._view is None:
                     raise
+                return self._view
+            self._stat = stamp
+            self._base = self._view = base
+            # changes taken in after the published run started are not in it: kept
+            self._pending = {s: p for s, p in self._pending.items() if p[0] > self._mark}
+            self._overlay()
             return self._view
+
+    def _overlay(self) -> None:
+        """The served view: the published run with the pending changes (lock held)."""
+        from notechunk.integrations.notes_overlay import overlay
+
+        if self._base is not None:
+            if self._pending and self._cfg is not None:
+                changes = {s: chunks for s, (_, chunks) in self._pending.items()}
+                self._view = overlay(self._base, changes, self._cfg)
+            else:
+                self._view = self._base
+
+    def mark(self) -> None:
+        """A run starts: what was taken in until now will be in what it publishes."""
+        with self._lock:
+            self._mark = self._seq
 
     def refresh(self) -> RunView:
         """Load a newer run now, with its BM25 index (off the request path)."""
@@ -216,21 +240,18 @@ class Notes:
         """Serve these changed files (relative name, path) before their run publishes
         (`notes_overlay`); returns the reasons of files that could not be chunked (they
         keep their published chunks). A later publish replaces the overlay."""
-        from notechunk.integrations.notes_overlay import chunk_changes, gone_folders, overlay
+        from notechunk.integrations.notes_overlay import chunk_changes, gone_folders
 
         base = self.refresh()
-        with self._lock:
-            base = self._base or base
         changes, problems = chunk_changes(changed, cfg, cache_root)
         changes.update(gone_folders(base, changed))
         if not changes:
             return problems
         with self._lock:
-            if self._base is not base:  # a run published meanwhile: it has these changes
-                return problems
-            pending = {**self._pending, **changes}
-            self._view = overlay(base, pending, cfg)
-            self._pending = pending
+            self._seq += 1
+            self._pending.update((s, (self._seq, chunks)) for s, chunks in changes.items())
+            self._cfg = cfg
+            self._overlay()
         return problems
 
 
