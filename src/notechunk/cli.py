@@ -218,7 +218,7 @@ def _watch_options(p: argparse.ArgumentParser) -> None:
         type=int,
         default=300,
         metavar="MS",
-        help="wait for MS milliseconds without a change before a run (300)",
+        help="group a burst of changes for up to MS milliseconds into one run (300)",
     )
 
 
