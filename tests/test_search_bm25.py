@@ -99,3 +99,24 @@ def test_damaged_entry_is_rebuilt(tmp_path: Path) -> None:
     (entry / "vocab.json").write_text("{not json", encoding="utf-8")
     index, built = bm25.load_or_build(run, lambda: ["monsoon rain"])
     assert built and index.scores("monsoon")[0] > 0
+
+
+def test_score_new_weighs_a_new_chunk_as_a_rebuilt_index_would() -> None:
+    from notechunk.search.bm25 import Bm25Index, index_terms, make_stem
+
+    texts = [
+        "the river ganga flows east to the bay",
+        "monsoon rain reaches kerala in june",
+        "the river yamuna joins the ganga at prayag",
+        "deserts of rajasthan get little rain",
+    ]
+    new = "a zqnew river of the north joins the ganga"
+    published = Bm25Index.build(texts)
+    rebuilt = Bm25Index.build([*texts, new])
+    terms = [index_terms(new, make_stem())]
+    for query in ("zqnew river", "ganga river", "rain"):
+        got = float(published.score_new(terms, query)[0])
+        want = float(rebuilt.scores(query)[-1])
+        assert got == pytest.approx(want, rel=1e-6), query
+    assert published.score_new([], "river").shape == (0,)
+    assert float(published.score_new(terms, "kerala")[0]) == 0.0
