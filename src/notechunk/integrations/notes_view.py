@@ -274,6 +274,7 @@ def chunk_json(c: Chunk, view: RunView) -> dict[str, Any]:
         "id": c.id,
         "source": c.source,
         "where": where(c),
+        "title": c.title,
         "context": context(c),
         "text": c.text,
         "quality": c.quality,
