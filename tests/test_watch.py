@@ -21,6 +21,7 @@ pytest.importorskip("watchfiles", reason="the mcp extra is not installed")
 
 from notechunk.chunk import FileError
 from notechunk.cli import SAMPLE_DIR
+from notechunk.config import Config
 from notechunk.io.publish import outputs_intact, read_manifest
 from notechunk.watch import HeldRun, _Guard, hold_regressions, notes_filter, previously_good
 
@@ -215,3 +216,41 @@ def test_edits_deletes_and_new_sheets_are_searchable_within_a_bounded_wait(
     assert "Traceback" not in log, log
     assert "zqpeaks.xlsx" in log and "OUT keeps the previous run" in log, log
     print(json.dumps({k: round(v, 2) for k, v in waits.items()}))
+
+
+def test_a_run_updates_the_search_index_vectors_and_lancedb_by_id(tmp_path: Path) -> None:
+    pytest.importorskip("lancedb", reason="the index extra is not installed")
+    import gzip
+
+    import notechunk
+    from notechunk.search import engine
+    from notechunk.search.lance import build_index, search_db
+    from notechunk.watch import WatchPlan, run_once
+    from test_search_engine import HashEmbedder
+
+    src = tmp_path / "notes"
+    shutil.copytree(SAMPLE_DIR, src)
+    out = tmp_path / "out"
+    assert notechunk.run(src, out).exit_code == 0
+    engine.search(out, "monsoon", retriever="dense", embedder=HashEmbedder)  # vectors exist
+    db = out / "lancedb"
+    build_index(out, db, embedder=HashEmbedder)
+    note = src / "polity" / "writs.md"
+    note.write_text(note.read_text() + "\n## Added\n\nThe zqlance writ is new.\n")
+    (src / "history" / "indus-valley.md").unlink()
+    said: list[str] = []
+    plan = WatchPlan(src=src, out=out, config=lambda: Config.from_toml(src / "notechunk.toml"))
+    assert run_once(plan, say=said.append, embedder=HashEmbedder) == 0
+    assert any("LanceDB: " in s and "deleted" in s for s in said), said
+    hits = search_db(db, "zqlance", k=1, retriever="bm25", out=out)
+    assert hits.hits[0].chunk.source == "polity/writs.md" and not hits.notes
+    with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
+        ids = {json.loads(line)["id"] for line in fh}
+    import lancedb
+
+    table = lancedb.connect(str(db)).open_table("chunks")
+    assert set(table.to_arrow().column("id").to_pylist()) == ids
+    # the search index and the vectors are this run's: nothing left to build
+    again = engine.search(out, "zqlance writ", retriever="hybrid", embedder=HashEmbedder)
+    assert again.built == {"bm25": False, "dense": False}
+    assert again.hits[0].chunk.source == "polity/writs.md"

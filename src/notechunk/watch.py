@@ -88,7 +88,8 @@ def watch(
         if started is not None:
             started(cfg)
 
-    code = run_once(plan, say=say, after=after, started=starting)
+    model = _Once()
+    code = run_once(plan, say=say, after=after, started=starting, embedder=model)
     dirty = threading.Event()
     done = threading.Event()
 
@@ -120,7 +121,7 @@ def watch(
         while not (stop is not None and stop.is_set()) and listener.is_alive():
             if dirty.wait(0.2):
                 dirty.clear()
-                code = run_once(plan, say=say, after=after, started=starting)
+                code = run_once(plan, say=say, after=after, started=starting, embedder=model)
     finally:
         done.set()
         listener.join(timeout=5)
@@ -146,6 +147,7 @@ def run_once(
     say: Say,
     after: Callable[[bool], None] | None = None,
     started: Callable[[Config], None] | None = None,
+    embedder: Callable[[], Any] | None = None,
 ) -> int:
     """One run; a failure is reported in one line and leaves OUT as it was. `started(cfg)`
     is called with the run's config just before it starts."""
@@ -176,7 +178,7 @@ def run_once(
         say(err.message())
     changed = read_manifest_bytes(plan.out) != previous
     if changed:
-        update_indexes(plan, say)
+        update_indexes(plan, say, embedder)
     took = time.perf_counter() - t0
     state = "published" if changed else "unchanged"
     say(f"{state}: {result.metrics.surviving} chunks from {result.files} files ({took:.1f} s)")
@@ -237,22 +239,28 @@ def previously_good(out: Path) -> frozenset[str]:
     return frozenset(f for f in origin.files if f not in failed)
 
 
-def update_indexes(plan: WatchPlan, say: Say) -> None:
-    """The new run's BM25 index into OUT/.search; its LanceDB table merged by id when
+def update_indexes(plan: WatchPlan, say: Say, embedder: Callable[[], Any] | None = None) -> None:
+    """The new run's BM25 index into OUT/.search, and its vectors when the previous run
+    had some (only changed chunks are embedded); its LanceDB table merged by id when
     asked for or already there. A failure here is reported: OUT itself is published."""
-    from notechunk.search import bm25
+    from notechunk.search import bm25, dense
     from notechunk.search.lance import DEFAULT_DB, META, build_index
     from notechunk.search.runview import chunk_lines, embed_texts, open_run
 
+    make = embedder or dense.make_embedder
     try:
         run = open_run(plan.out)
-        bm25.load_or_build(run, lambda: embed_texts(chunk_lines(run)))
+        texts = embed_texts(chunk_lines(run))
+        had_vectors = any(run.cache_dir.glob("dense-*.npy"))
+        bm25.load_or_build(run, lambda: texts)
+        if had_vectors:
+            dense.load_or_embed(run, lambda: texts, make())
     except NotechunkError as exc:
         say(f"search index not updated: {exc}")
     db = plan.out / DEFAULT_DB
     if plan.index or (db / META).is_file():
         try:
-            rep = build_index(plan.out, db)
+            rep = build_index(plan.out, db, embedder=make)
             say(f"LanceDB: {rep.inserted} added, {rep.updated} updated, {rep.deleted} deleted")
         except NotechunkError as exc:
             say(f"LanceDB index not updated: {exc}")
@@ -287,10 +295,27 @@ def _names(changes: set[tuple[Any, str]], src: Path) -> str:
     return ", ".join(names) + more
 
 
+_STOPS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, and a client ending its server
+
+
+class _Once:
+    """The embedder, made on first use and kept for the watch: its model loads once."""
+
+    def __init__(self) -> None:
+        self._made: Any = None
+
+    def __call__(self) -> Any:
+        if self._made is None:
+            from notechunk.search.dense import make_embedder
+
+            self._made = make_embedder()
+        return self._made
+
+
 class _Guard:
-    """SIGINT while a run works: at once before it writes, after its publish once it
-    writes (a second Ctrl-C stops anyway). Only in the main thread (where signals are
-    delivered); elsewhere the default stays."""
+    """SIGINT or SIGTERM while a run works: at once before it writes, after its publish
+    once it writes (a second one stops anyway). Only in the main thread (where signals
+    are delivered); elsewhere the default stays."""
 
     def __init__(self, say: Say) -> None:
         self.say = say
@@ -309,10 +334,11 @@ class _Guard:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        previous = signal.signal(signal.SIGINT, self.handle)
+        previous = {sig: signal.signal(sig, self.handle) for sig in _STOPS}
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         if self.deferred:
             raise KeyboardInterrupt
