@@ -48,9 +48,9 @@ def build_server(notes: nv.Notes) -> MCPServer[Any]:
         try:
             return fn()
         except NotechunkError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(_line(str(exc))) from None
         except Exception as exc:  # noqa: BLE001 - the server's edge: never a traceback
-            raise ToolError(f"internal error ({type(exc).__name__}: {exc})") from None
+            raise ToolError(_line(f"internal error ({type(exc).__name__}: {exc})")) from None
 
     class NotesServer(MCPServer[Any]):
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -163,7 +163,7 @@ def build_server(notes: nv.Notes) -> MCPServer[Any]:
         try:
             return fn()
         except NotechunkError as exc:
-            raise ResourceNotFoundError(str(exc)) from None
+            raise ResourceNotFoundError(_line(str(exc))) from None
 
     @server.resource(
         "notechunk://chunk/{id}",
@@ -184,6 +184,11 @@ def build_server(notes: nv.Notes) -> MCPServer[Any]:
         return resource(lambda: nv.source_text(notes.view(), path))
 
     return server
+
+
+def _line(text: str) -> str:
+    """One line whatever a file name holds: line breaks spelled as escapes."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def source_uri(source: str) -> str:

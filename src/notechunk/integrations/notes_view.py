@@ -20,6 +20,7 @@ import hashlib
 import os
 import stat
 import threading
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -284,7 +285,7 @@ def chunk_json(c: Chunk, view: RunView) -> dict[str, Any]:
     elif c.lines is not None:
         data["lines"] = list(c.lines)
     if i is not None:
-        data["position"] = f"{siblings.index(i) + 1} of {len(siblings)}"
+        data["position"] = f"{bisect_left(siblings, i) + 1} of {len(siblings)}"
     return data
 
 
@@ -335,7 +336,7 @@ def read_chunk(view: RunView, chunk_id: str, neighbours: int = 0) -> dict[str, A
         raise UsageError(f"neighbours must be between 0 and {MAX_NEIGHBOURS} (got {neighbours})")
     c = view.chunk(chunk_id)
     siblings = view.by_source[c.source]
-    at = siblings.index(view.by_id[chunk_id])
+    at = bisect_left(siblings, view.by_id[chunk_id])  # a file's chunks are in index order
     before = siblings[max(0, at - neighbours) : at]
     after = siblings[at + 1 : at + 1 + neighbours]
     return {
