@@ -24,6 +24,7 @@ from typing import Any
 from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
 from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.origin import ORIGIN
 
 MANIFEST = "manifest.json"
 STAGING = ".staging"
@@ -140,11 +141,12 @@ def staging_dir(out: Path) -> Path:
 
 def remove_leftovers(out: Path) -> None:
     """What a killed or failed run leaves: its staging folder, files waiting beside their
-    targets, a half-written manifest."""
+    targets, a half-written manifest or origin."""
     if (out / STAGING).exists():
         shutil.rmtree(out / STAGING, ignore_errors=True)
     for folder in (out, *(out / d for d in ("stages", "qa"))):
-        for stale in (*folder.glob(f".*{_PENDING}"), *folder.glob(f".{MANIFEST}.tmp*")):
+        temps = (f".{name}.tmp*" for name in (MANIFEST, ORIGIN))
+        for stale in (*folder.glob(f".*{_PENDING}"), *(p for t in temps for p in folder.glob(t))):
             stale.unlink(missing_ok=True)
 
 
