@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchlib import load_markdown, megabytes, timed, version, write_result
+from benchlib import ROOT, load_markdown, megabytes, timed, version, write_result
 
-from notechunk.config import Config
-from notechunk.markdown import chunk_markdown
-from notechunk.markdown.sections import make_block_parser, parse_markdown_sections
-from notechunk.segment.base import Span, spans_from_cuts
+sys.path.insert(0, str(ROOT / "tests"))  # chunk_markdown: the per-file path, for tests and here
+from chunks import chunk_markdown  # noqa: E402
+from notechunk.config import Config  # noqa: E402
+from notechunk.markdown.sections import make_block_parser, parse_markdown_sections  # noqa: E402
+from notechunk.segment.base import Span, spans_from_cuts  # noqa: E402
 
 CORPORA = ("rfcs-md", "notes-md")
 Texts = list[tuple[str, str]]

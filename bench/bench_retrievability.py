@@ -7,8 +7,8 @@ import time
 
 import numpy as np
 
-from notechunk.chunk import Chunk
-from notechunk.qa.retrievability import retrieval_scores
+from notechunk.chunk import Chunk, MarkdownSpan
+from notechunk.corpus.scores import retrieval_scores
 
 
 def synthetic(n: int, seed: int = 1) -> list[Chunk]:
@@ -25,12 +25,19 @@ def synthetic(n: int, seed: int = 1) -> list[Chunk]:
         path = (f"Topic {vocab[i % 700]}", f"Part {i % 5}")
         chunks.append(
             Chunk(
+                id=str(i),
                 text=text,
                 source=f"f{i // 25}.md",
                 source_type="markdown",
+                location=MarkdownSpan(i, i),
                 section_path=path,
-                lines=(i, i),
-                id=str(i),
+                title=f"f{i // 25}",
+                embed_text=" > ".join((f"f{i // 25}", *path)) + "\n" + text,
+                word_count=int(k),
+                quality="ok",
+                omit=False,
+                flags=(),
+                semantic_type="narrative",
             )
         )
     return chunks

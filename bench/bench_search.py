@@ -25,9 +25,9 @@ from pathlib import Path
 
 from benchlib import RESULTS, ROOT, corpora_dir
 
+from notechunk.bm25 import Bm25Index, index_terms, make_stem
 from notechunk.evaluate.metrics import contains_answer, normalize
 from notechunk.evaluate.questions import load_questions
-from notechunk.search.bm25 import Bm25Index, index_terms, make_stem
 
 NOTECHUNK = [sys.executable, "-m", "notechunk"]
 WORK = RESULTS / "search"

@@ -23,7 +23,7 @@ from benchlib import corpora_dir, timed, version, write_result
 from notechunk.chunk import Chunk
 from notechunk.config import Config
 from notechunk.markdown.sections import make_block_parser
-from notechunk.process import process_markdown
+from notechunk.perfile import process_markdown
 from notechunk.segment import get_segmenter
 from notechunk.tokens import counter_for
 

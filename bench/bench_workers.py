@@ -48,7 +48,7 @@ def main() -> None:
     seg = ensure_segmenter()
     from notechunk.config import Config
     from notechunk.discover import discover
-    from notechunk.pipeline import run
+    from notechunk.job import run
 
     cfg = Config()
     workers = args.workers or [1, 2]

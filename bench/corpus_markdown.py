@@ -23,9 +23,9 @@ from benchlib import ROOT, corpora_dir, write_result
 
 sys.path.insert(0, str(ROOT / "tests"))
 
+from chunks import chunk_markdown  # noqa: E402
 from markdown_measure import document_name, leftover  # noqa: E402
 from notechunk.config import Config  # noqa: E402
-from notechunk.markdown import chunk_markdown  # noqa: E402
 from notechunk.markdown.sections import make_block_parser, parse_markdown_sections  # noqa: E402
 from notechunk.segment import get_segmenter  # noqa: E402
 

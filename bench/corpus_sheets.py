@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.process import process_sheet
+from notechunk.perfile import process_sheet
 
 SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods", ".csv"}
 

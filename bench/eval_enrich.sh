@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The enrichment eval (issue 12): each enrichment on and off, paired on the same questions.
+# The enrichment eval: each enrichment on and off, paired on the same questions.
 #   bench/eval_enrich.sh sample|covid|squad [extra notechunk eval arguments]
 #   bench/eval_enrich.sh covid --retriever bm25,dense,hybrid --cache bench/results/cache
 # Rows: context only (every enrichment off); + tiny-section merge; + references;
-# + acronyms (= the default); each enrichment alone. Needs `notechunk eval` with `cfg:`
+# + acronyms (all three); each enrichment alone. Needs `notechunk eval` with `cfg:`
 # strategies and `--compare`. Reads ../shared/corpora in place; writes only under
 # bench/results/ (git-ignored).
 set -euo pipefail
@@ -16,7 +16,9 @@ py="${PYTHON:-python}"
 data="$here/../src/notechunk/data"
 mkdir -p "$out/cfg"
 base=""
-if [ "$set_name" = sample ]; then base="$(cat "$data/sample/notechunk.toml")"; fi
+if [ "$set_name" = sample ]; then  # its templates; not its [enrich] table: each row sets its own
+    base="$(awk '/^\[/ { skip = ($0 == "[enrich]") } !skip' "$data/sample/notechunk.toml")"
+fi
 write() {  # name merge_sections references acronyms
     printf '%s\n\n[enrich]\nmerge_sections = %s\nreferences = %s\nacronyms = %s\n' \
         "$base" "$2" "$3" "$4" > "$out/cfg/$1.toml"

@@ -90,7 +90,7 @@ KILL_MARKER = "ZQ-KILL-THE-RAY-WORKER"
 _KILLER = f'''
 import os
 try:
-    import notechunk.process as _process
+    import notechunk.perfile as _process
 except ImportError:
     _process = None
 if _process is not None:

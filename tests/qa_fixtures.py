@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, Piece, Pieces, SheetReport
-from notechunk.config import Config
-from notechunk.config_toml import config_from_dict
-from notechunk.corpus import Corpus, dedupe
+from notechunk.config import Config, config_from_dict
+from notechunk.corpus import Corpus
+from notechunk.corpus.dedupe import dedupe
 from notechunk.finish import finish_file
-from notechunk.pipeline import measure
-from notechunk.qa.artifacts import write_outputs
+from notechunk.qa.artifacts import stream_source_view, write_stream
+from passes import measure
 
 # the seed's spreadsheet rule, so the fixtures hold one omitted fragment to count
 CFG = config_from_dict({"quality": {"spreadsheet": {"omit_fragments": True}}})
@@ -34,7 +34,19 @@ def finalize(
         errors=tuple(errors),
     )
     corpus, metrics = measure(corpus, cfg)
-    write_outputs(out, corpus, metrics, cfg)
+    written = write_stream(
+        out,
+        corpus.chunks,
+        surviving=sum(1 for c in corpus.chunks if not c.omit),
+        discarded=corpus.discarded,
+        reports=corpus.reports,
+        errors=corpus.errors,
+        cfg=cfg,
+        glossary=corpus.glossary,
+    )
+    assert written == metrics  # counted as the chunks stream past == counted at once
+    where = {c.id: c.source for c in corpus.chunks}
+    stream_source_view(out, corpus.chunks, corpus, cfg, None, where)
     return metrics.to_json()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 
 import notechunk
 from notechunk import api
-from notechunk.chunk import Chunk
-from notechunk.cli import SAMPLE_DIR
+from notechunk.chunk import SCHEMA_VERSION, Chunk
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import ConfigError, InputError, MissingExtra, UsageError
 
 
@@ -149,6 +150,17 @@ def test_load_errors_and_file_paths(sample_out: Path, tmp_path: Path) -> None:
     direct = list(notechunk.load(sample_out / "chunks.jsonl.gz"))
     assert direct == list(notechunk.load(sample_out))
     assert all(c.retrieval_score is not None for c in direct)
+
+
+def test_load_refuses_an_out_of_a_newer_schema(sample_out: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(sample_out, out)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["schema"] == SCHEMA_VERSION
+    manifest["schema"] = SCHEMA_VERSION + 1
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(InputError, match="newer notechunk"):
+        notechunk.load(out)
 
 
 def test_load_prefers_parquet(sample_out: Path, tmp_path: Path) -> None:

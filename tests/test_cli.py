@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from notechunk.cli import SAMPLE_DIR, build_parser, main
+from notechunk.cli import build_parser, main
+from notechunk.data import SAMPLE_DIR
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -126,8 +127,7 @@ def test_inspect_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_config_show_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import tomllib
 
-    from notechunk.config import Config
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import Config, config_from_dict
 
     assert main(["config", "show"]) == 0
     text = capsys.readouterr().out

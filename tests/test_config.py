@@ -8,8 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from notechunk.config import DEFAULT_CONTEXT_DEAD_PHRASES, Config
-from notechunk.config_toml import config_from_dict, load_config, resolve_config, to_toml
+from notechunk.config import (
+    DEFAULT_CONTEXT_DEAD_PHRASES,
+    Config,
+    config_from_dict,
+    load_config,
+    resolve_config,
+    to_toml,
+)
 from notechunk.errors import ConfigError
 
 
@@ -158,7 +164,7 @@ def test_every_numeric_key_declares_its_range() -> None:
     """The bounds live on the fields (one validator reads them), not in per-key checks."""
     from dataclasses import fields
 
-    from notechunk import config as c
+    from notechunk.config import parts as c
 
     parts = (c.MarkdownConfig, c.QualityBands, c.SheetsConfig, c.QAConfig, c.Template)
     for part in parts:

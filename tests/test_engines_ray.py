@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import KILL_MARKER
-from notechunk.cli import SAMPLE_DIR, main
+from notechunk.cli import main
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.engines import ray as engine
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key, file_key
 

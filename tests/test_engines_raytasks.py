@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from notechunk.config import Config
-from notechunk.corpus import score
+from notechunk.corpus.dedupe import mark_duplicates
+from notechunk.corpus.scores import chunk_scores, scored
+from notechunk.corpus.scores.bm25index import Postings, fill_index, merge_stats
 from notechunk.discover import discover
 from notechunk.engines import raytasks
 from notechunk.engines.raypasses import RayCorpus, gather
@@ -26,9 +28,8 @@ from notechunk.engines.raytasks import (
     unpack,
     unpack_stats,
 )
-from notechunk.gathered import collect
-from notechunk.qa.bm25index import Postings, fill_index, merge_stats
-from notechunk.spilled import chunk_scores, mark_duplicates, scored
+from notechunk.job import collect
+from passes import score
 
 pa = pytest.importorskip("pyarrow", reason="the Ray engine's rows are arrow tables")
 
@@ -109,8 +110,8 @@ def test_task_functions_give_the_local_engines_chunks_and_scores(
     assert got.surviving == sum(1 for c in expected if not c.omit)
     assert {c.source_type for c in chunks if c.duplicate_of} == {"markdown", "spreadsheet"}
     assert (got.n_markdown, got.n_sheets) == (
-        len(local.corpus.markdown),
-        len(local.corpus.sheets),
+        sum(c.source_type == "markdown" for c in local.corpus.chunks),
+        sum(c.source_type == "spreadsheet" for c in local.corpus.chunks),
     )
     assert [s for s, _ in got.keys] == [f.rel for f in files]
     assert all(k is not None for _, k in got.keys)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunks import make_chunk
 from notechunk.chunk import Chunk
 from notechunk.enrich.compose import annotate, body_start
 from notechunk.enrich.glossary import (
@@ -23,7 +24,7 @@ from notechunk.errors import ConfigError
 
 
 def chunk(text: str, source: str = "a.md", context: str = "a", omit: bool = False) -> Chunk:
-    return Chunk(
+    return make_chunk(
         text=text,
         source=source,
         source_type="markdown",

@@ -12,8 +12,7 @@ import pytest
 from notechunk.cli import main
 from notechunk.config import Config, EnrichConfig
 from notechunk.errors import ConfigError
-from notechunk.gathered import collect
-from notechunk.pipeline import run
+from notechunk.job import collect, run
 
 BANKING = """# Banking
 

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
+from chunks import chunk_markdown, make_chunk
 from conftest import PeriodSegmenter
 from notechunk.chunk import Chunk
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.enrich.names import RuleNames
 from notechunk.enrich.references import find_mentions, resolve_references
-from notechunk.markdown import chunk_markdown
 
 ON = EnrichConfig(references=True)  # off by default (see README, "Measured")
 ONE_SENTENCE = replace(
@@ -164,7 +164,9 @@ def test_config_key_turns_it_off() -> None:
 
 
 def test_sheet_rows_are_left_alone() -> None:
-    row = Chunk(text="It is a pass.", source="s.csv", source_type="spreadsheet", embed_text="x")
+    row = make_chunk(
+        text="It is a pass.", source="s.csv", source_type="spreadsheet", embed_text="x"
+    )
     assert resolve_references([row], RuleNames()) == (row,)
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from chunks import chunk_markdown
 from conftest import PeriodSegmenter
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import RuleNames
 from notechunk.enrich.spacy_names import SpacyNames
 from notechunk.errors import ConfigError
-from notechunk.markdown import chunk_markdown
 
 TEXT = "The Government of India Act, 1858 ended it. Lord Canning became Viceroy."
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from notechunk.errors import UsageError
-from notechunk.evaluate import dense
 from notechunk.evaluate.dense import CACHE_FILE, DenseRetriever, Embedder, require_dense
 from notechunk.evaluate.retrieve import get_retrievers, rank
+from notechunk.search import embedding
 
 
 class CountingEncoder:
@@ -62,7 +62,7 @@ def test_an_unusable_cache_file_is_one_usage_error(tmp_path: Path) -> None:
 def test_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(
-        dense.importlib.util,
+        embedding.importlib.util,
         "find_spec",
         lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
     )

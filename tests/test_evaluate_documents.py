@@ -6,7 +6,8 @@ import csv
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.evaluate.documents import load_documents, row_text
+from notechunk.evaluate.documents import load_documents
+from notechunk.sheets.plain import row_text
 from sheets_helpers import write_xlsx
 
 

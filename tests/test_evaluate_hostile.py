@@ -32,7 +32,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def forbidden(*_a: object, **_k: object) -> None:
         raise AssertionError("work started before the arguments were checked")
 
-    monkeypatch.setattr("notechunk.gathered.collect", forbidden)
+    monkeypatch.setattr("notechunk.job.collect", forbidden)
     monkeypatch.setattr("notechunk.evaluate.documents.load_documents", forbidden)
 
 

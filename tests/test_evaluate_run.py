@@ -154,9 +154,9 @@ def test_covid_fixed_chars_matches_the_anchor(tmp_path: Path) -> None:
 
 
 def test_bundled_sample_counts_its_sheet_rows(tmp_path: Path) -> None:
-    from notechunk.config_toml import resolve_config
-    from notechunk.evaluate.run import SAMPLE_DIR
-    from notechunk.gathered import collect
+    from notechunk.config import resolve_config
+    from notechunk.data import SAMPLE_DIR
+    from notechunk.job import collect
 
     assert main(["eval", "--out", str(tmp_path / "o"), "--strategies", "nc,words:200/0"]) == 0
     results = json.loads((tmp_path / "o" / "results.json").read_text("utf-8"))

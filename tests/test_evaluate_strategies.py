@@ -22,7 +22,7 @@ from notechunk.evaluate.strategies import (
     with_markdown,
     word_slices,
 )
-from notechunk.gathered import collect
+from notechunk.job import collect
 
 NOTE = "# Rivers\n\n## Ganga\n\nThe Ganga rises at Gangotri in the Himalaya and flows east.\n"
 

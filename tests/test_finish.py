@@ -15,7 +15,7 @@ from notechunk.finish import (
     normalize_text,
     title_from_name,
 )
-from notechunk.quality import classify
+from notechunk.finish.quality import classify
 
 CFG = Config()
 
@@ -55,18 +55,22 @@ def test_context_said_once_and_embed_text() -> None:
 
 
 def test_finished_chunk_is_complete() -> None:
-    piece = Piece(text="Art.  32 lets a person move the Supreme Court.", section_path=("Writs",))
+    piece = Piece(
+        text="Art.  32 lets a person move the Supreme Court.", section_path=("Writs",), lines=(1, 1)
+    )
     (c,) = finish_file(doc(piece), CFG)
     assert c.text == "Art. 32 lets a person move the Supreme Court."
     assert c.word_count == 9 and c.quality == "fragment" and not c.omit
     assert c.title == "fundamental rights"
     assert c.embed_text == "fundamental rights > Writs\n" + c.text
     assert c.semantic_type and len(c.id) == 16
-    assert c.id == chunk_id(c.source, "markdown", None, None, None, c.text)
+    assert c.id == chunk_id(c.source, "markdown", (1, 1), None, None, c.text)
 
 
 def test_document_title_wins_over_file_name() -> None:
-    (c,) = finish_file(doc(Piece(text="x y"), title="The Constitution", created="2024-06-03"), CFG)
+    (c,) = finish_file(
+        doc(Piece(text="x y", lines=(1, 1)), title="The Constitution", created="2024-06-03"), CFG
+    )
     assert c.title == "The Constitution" and c.created == "2024-06-03"
     assert c.embed_text.startswith("The Constitution\n")
 
@@ -78,23 +82,23 @@ def test_same_place_same_text_gets_unique_ids() -> None:
 
 
 def test_runner_omission_and_file_flags() -> None:
-    toc = Piece(text="Contents 1 Intro 2 Rights", omit_reason="toc")
+    toc = Piece(text="Contents 1 Intro 2 Rights", omit_reason="toc", lines=(1, 1))
     (c,) = finish_file(doc(toc, flags=("encoding_fallback:cp1252",)), CFG)
     assert c.omit and c.flags == ("encoding_fallback:cp1252", "toc")
 
 
 def test_blank_piece_yields_no_chunk() -> None:
-    assert finish_file(doc(Piece(text=" \u00a0\n\u2003")), CFG) == ()
+    assert finish_file(doc(Piece(text=" \u00a0\n\u2003", lines=(1, 1))), CFG) == ()
 
 
 def test_zero_width_space_counts_the_same_when_labelled_and_shipped() -> None:
-    (c,) = finish_file(doc(Piece(text="word \u200b word")), CFG)
+    (c,) = finish_file(doc(Piece(text="word \u200b word", lines=(1, 1))), CFG)
     assert c.word_count == count_words(c.text) == 2
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab .\n\t\u00a0\u200b\u2003-•"), max_size=300))
 def test_quality_always_agrees_with_the_final_word_count(text: str) -> None:
-    for c in finish_file(doc(Piece(text=text)), CFG):
+    for c in finish_file(doc(Piece(text=text, lines=(1, 1))), CFG):
         assert c.word_count == count_words(c.text)
         assert c.quality == classify(c.text, c.word_count, "markdown", CFG)[0]

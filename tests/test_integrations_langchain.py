@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import notechunk
-from notechunk.cli import SAMPLE_DIR
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import MissingExtra, UsageError
 
 pytest.importorskip("langchain_core")

@@ -22,7 +22,8 @@ import anyio  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 
 import notechunk  # noqa: E402
-from notechunk.cli import SAMPLE_DIR, main  # noqa: E402
+from notechunk.cli import main  # noqa: E402
+from notechunk.data import SAMPLE_DIR  # noqa: E402
 from notechunk.search.engine import search  # noqa: E402
 
 SRC_DIR = Path(__file__).resolve().parents[1] / "src"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import notechunk
-from notechunk.cli import SAMPLE_DIR
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.integrations import notes_view as nv
 from notechunk.io.cache import CACHE_DIR
 

@@ -6,7 +6,8 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from chunks import make_chunk
+from notechunk.chunk import DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config, MarkdownConfig
 from notechunk.io.cache import Cache, code_fingerprint, config_key, file_key
 
@@ -18,7 +19,7 @@ def test_fingerprint_changes_when_a_rule_changes(tmp_path: Path) -> None:
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
     before = code_fingerprint(copy)
     assert code_fingerprint(copy) == before
-    rule = copy / "quality.py"
+    rule = copy / "finish" / "quality.py"
     rule.write_text(rule.read_text() + "\n# a rule edited\n")
     assert code_fingerprint(copy) != before
 
@@ -40,8 +41,8 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     result = FileResult(
         source="s.csv",
         chunks=(
-            Chunk(text="t", source="s.csv", source_type="spreadsheet", row=2, id="x"),
-            Chunk(
+            make_chunk(text="t", source="s.csv", source_type="spreadsheet", row=2, id="x"),
+            make_chunk(
                 text="The Act applies.",
                 source="s.csv",
                 source_type="spreadsheet",

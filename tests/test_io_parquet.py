@@ -11,14 +11,16 @@ from pathlib import Path
 import pytest
 
 import notechunk
-from notechunk.chunk import Chunk
-from notechunk.cli import SAMPLE_DIR, main
+from chunks import make_chunk
+from notechunk.chunk import RECORD_FIELDS, SCHEMA_VERSION, Chunk
+from notechunk.cli import main
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
 from notechunk.errors import ConfigError
 from notechunk.io import parquet
 from notechunk.io.jsonio import iter_chunks_gz
 from notechunk.io.publish import read_manifest
-from notechunk.pipeline import run
+from notechunk.job import run
 
 pq = pytest.importorskip("pyarrow.parquet", reason="chunks.parquet needs the parquet extra")
 PARQUET = Config().with_overrides(output={"parquet": True})
@@ -26,30 +28,35 @@ PARQUET = Config().with_overrides(output={"parquet": True})
 
 def test_a_column_per_chunk_field_nullable_exactly_where_optional() -> None:
     schema = parquet.schema()
-    assert schema.names == [f.name for f in fields(Chunk)]
+    assert schema.names == list(RECORD_FIELDS)
     hints = typing.get_type_hints(Chunk)
+    for name in ("lines", "sheet", "row", "group"):  # the location, flat: one of the two
+        assert schema.field(name).nullable, name
     for f in fields(Chunk):
+        if f.name == "location":
+            continue
         optional = isinstance(hints[f.name], types.UnionType) and type(None) in typing.get_args(
             hints[f.name]
         )
         assert schema.field(f.name).nullable == optional, f.name
     assert str(schema.field("section_paths").type) == "list<item: list<item: string>>"
     assert str(schema.field("retrieval_score").type) == "double"
+    assert schema.metadata == {b"notechunk.schema": str(SCHEMA_VERSION).encode()}
 
 
 def varied() -> list[Chunk]:
     """Chunks with every optional field both set and unset."""
     return [
-        Chunk(text="Zoji La links Srinagar and Leh.", source="a.md", source_type="markdown",
+        make_chunk(text="Zoji La links Srinagar and Leh.", source="a.md", source_type="markdown",
               section_path=("Passes", "Ladakh"), lines=(3, 4), title="a", tags=("geo",),
               embed_text="a > Passes\nZoji La", word_count=6, token_count=9, flags=("x", "y"),
               semantic_type="fact", retrieval_score=0.8333, id="id1",
               section_paths=(("Passes",), ("Passes", "Ladakh"))),
-        Chunk(text="Nathu La: Sikkim.", source="p.csv", source_type="spreadsheet", sheet="p",
+        make_chunk(text="Nathu La: Sikkim.", source="p.csv", source_type="spreadsheet", sheet="p",
               row=7, group="East", title="p", created="2024-01-02", embed_text="p\nNathu",
               word_count=3, quality="short", omit=True, template="t", retrieval_score=0.0,
               id="id2", duplicate_of="id1"),
-        Chunk(text="", source="e.md", source_type="markdown"),
+        make_chunk(text="", source="e.md", source_type="markdown"),
     ]  # fmt: skip
 
 

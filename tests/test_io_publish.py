@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from notechunk.chunk import SCHEMA_VERSION
 from notechunk.errors import UsageError
 from notechunk.io import publish
 
@@ -24,6 +25,7 @@ def test_publish_moves_files_and_writes_the_manifest(tmp_path: Path) -> None:
     assert (tmp_path / "chunks.jsonl.gz").read_bytes() == b"chunks"
     again = publish.read_manifest(tmp_path)
     assert again == m and again.run_key == "key" and again.metrics == {"total": 1}
+    assert again.schema == SCHEMA_VERSION  # the chunk records' version, for readers
     assert publish.outputs_intact(tmp_path, again)
 
 

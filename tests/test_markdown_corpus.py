@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from chunks import chunk_markdown
 from conftest import corpus
 from markdown_measure import document_name, leftover
 from notechunk.config import Config
-from notechunk.markdown import chunk_markdown
 from notechunk.markdown.sections import make_block_parser, parse_markdown_sections
 from notechunk.segment import get_segmenter
 

@@ -80,9 +80,9 @@ def test_long_heading_is_cut_in_the_path_and_kept_in_the_text() -> None:
 
 
 def test_config_keys_reach_the_runner() -> None:
+    from chunks import chunk_markdown
     from conftest import PeriodSegmenter
-    from notechunk.config_toml import config_from_dict
-    from notechunk.markdown import chunk_markdown
+    from notechunk.config import config_from_dict
 
     doc = "**Ancient**\n\nThe Indus cities had planned streets and drains.\n"
     seg = PeriodSegmenter()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from chunks import chunk_markdown
 from conftest import PeriodSegmenter
 from notechunk.config import Config
-from notechunk.markdown import chunk_markdown
 from notechunk.markdown.sections import parse_markdown_sections
 from notechunk.markdown.toc import toc_entry, toc_runs
 

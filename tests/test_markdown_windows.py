@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunks import chunk_markdown
 from conftest import PeriodSegmenter
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
-from notechunk.markdown import chunk_markdown, layout_markdown
+from notechunk.markdown import layout_markdown
 from notechunk.markdown.windows import window_ranges
 
 

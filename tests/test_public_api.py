@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import notechunk
-from notechunk.cli import SAMPLE_DIR
+from notechunk.data import SAMPLE_DIR
 from notechunk.tokens import hf_alias_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def test_import_is_light() -> None:
     probe = (
         "import sys, json, notechunk\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith("
-        "('notechunk.pipeline', 'notechunk.gathered', 'notechunk.api', "
+        "('notechunk.job', 'notechunk.job', 'notechunk.api', "
         "'langchain', 'llama_index', 'tokenizers')))))"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -67,7 +67,7 @@ def test_import_is_light() -> None:
 
 DOCTESTED = [
     "notechunk.api",
-    "notechunk.config",
+    "notechunk.config.settings",
     "notechunk.tokens",
     "notechunk.integrations",
     "notechunk.integrations.langchain",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import qa_fixtures as fx
+from chunks import make_chunk
 from notechunk.chunk import SheetReport
 from notechunk.config import DedupeConfig
-from notechunk.corpus import dedupe
-from notechunk.qa.metrics import Metrics, location, score_histogram, word_histogram
-from notechunk.qa.tally import compute_metrics
+from notechunk.corpus.dedupe import dedupe
+from notechunk.qa.metrics import Metrics, location
+from notechunk.qa.tally import MetricsTally, compute_metrics
 
 
 def test_totals_and_labels() -> None:
@@ -30,13 +31,19 @@ def test_totals_and_labels() -> None:
 
 
 def test_histograms() -> None:
-    wh = word_histogram([0, 7, 8, 14, 15, 29, 30, 499, 500, 10_000])
+    tally = MetricsTally(5)
+    for words, score in zip(
+        [0, 7, 8, 14, 15, 29, 30, 499, 500, 10_000], [0.0, 0.05, 0.1, 0.99, 1.0] * 2, strict=True
+    ):
+        tally.add(make_chunk(text="x", word_count=words, retrieval_score=score))
+    m = tally.result((), (), (), None)
+    wh = m.word_count_histogram
     # bins 0-7, 8-11, 12-14, 15-29, 30-49, 50-99, 100-199, 200-299, 300-499, 500+
     assert [b.count for b in wh] == [2, 1, 1, 2, 1, 0, 0, 0, 1, 2]
     assert (wh[0].bin, wh[0].lo, wh[0].hi, wh[0].count) == ("0-7", 0, 8, 2)
     assert (wh[-1].bin, wh[-1].lo, wh[-1].hi, wh[-1].count) == ("500+", 500, None, 2)
-    sh = score_histogram([0.0, 0.05, 0.1, 0.99, 1.0])
-    assert [b.count for b in sh] == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+    sh = m.retrieval_score_histogram
+    assert [b.count for b in sh] == [4, 2, 0, 0, 0, 0, 0, 0, 0, 4]
     assert sh[-1].bin == "0.9-1.0"
 
 

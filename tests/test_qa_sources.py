@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from chunks import make_chunk
 from notechunk.chunk import Chunk, DiscardedRow
 from notechunk.cli import main
 from notechunk.corpus import Corpus
-from notechunk.qa import sources, sources_html
+from notechunk.qa import source_pages, sources_html
 from notechunk.qa.rebuild import build_report
 from notechunk.qa.sources import Card, FileView, Gap, layout, page_name, source_lines
 
@@ -20,7 +21,7 @@ EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
 
 
 def md_chunk(text: str, lines: tuple[int, int], cid: str, **kw: object) -> Chunk:
-    return Chunk(
+    return make_chunk(
         text=text,
         source="n.md",
         source_type="markdown",
@@ -42,15 +43,14 @@ def test_source_lines_number_as_the_runner_does() -> None:
     assert source_lines("a\x0bb\u2028c\n\nd") == ["a\x0bb\u2028c", "", "d"]  # not line ends
 
 
-def test_layout_gaps_overlap_and_unplaced() -> None:
+def test_layout_gaps_and_overlap() -> None:
     a = md_chunk("A", (3, 5), "a")
     b = md_chunk("B", (5, 7), "b")  # overlaps a on line 5
     c = md_chunk("C", (10, 10), "c")
-    loose = Chunk(text="L", source="n.md", source_type="markdown", id="l")
-    got = layout([a, b, c, loose], n_lines=12)
+    got = layout([a, b, c], n_lines=12)
     assert got == [
         Gap(1, 2), Card(a, 3, 5, 0), Card(b, 5, 7, 5), Gap(8, 9), Card(c, 10, 10, 7),
-        Gap(11, 12), Card(loose, 0, -1, -1),
+        Gap(11, 12),
     ]  # fmt: skip
 
 
@@ -75,7 +75,7 @@ def test_markdown_page_marks_chunks_gaps_and_omissions() -> None:
     a = md_chunk("First para here. Second line.", (3, 4), "a", quality="short")
     b = md_chunk("Copy.", (6, 6), "b")
     dup = md_chunk("Copy.", (6, 6), "d", omit=True, duplicate_of="b", flags=("duplicate",))
-    dead = TrimmedChunk(
+    dead = make_chunk(cls=TrimmedChunk,
         text="", source="n.md", source_type="markdown", lines=(8, 8), id="t",
         quality="context_dead", omit=True, flags=("context_dead_trimmed:see above",),
         trimmed=("See above for more.",),
@@ -102,7 +102,7 @@ def test_unreadable_source_shows_chunk_text() -> None:
 
 
 def test_sheet_page_shows_rows_in_order_with_discards() -> None:
-    kept = Chunk(text="Pass: Zoji La", source="p.csv", source_type="spreadsheet", sheet="p",
+    kept = make_chunk(text="Pass: Zoji La", source="p.csv", source_type="spreadsheet", sheet="p",
                  row=3, id="r3")  # fmt: skip
     gone = DiscardedRow(source="p.csv", sheet="p", row=2, rule="structural",
                         cells=(("Pass", "Total"),), measured=1.0, threshold="label")  # fmt: skip
@@ -182,23 +182,25 @@ def test_a_removed_note_loses_its_page(tmp_path: Path) -> None:
     assert "b.md" not in (out / "sources" / "index.html").read_text(encoding="utf-8")
 
 
-def test_file_views_cover_error_only_files() -> None:
+def test_a_file_with_only_an_error_gets_its_page(tmp_path: Path) -> None:
     from notechunk.chunk import FileError
+    from notechunk.qa.source_pages import write_source_pages
 
     corpus = Corpus(errors=(FileError(source="bad.xlsx", stage="read", reason="not a zip"),))
-    (view,) = sources.file_views(corpus, frozenset(), lambda _: None)
-    assert view.source_type == "error" and "not a zip" in render(view)
+    write_source_pages(tmp_path, [], corpus, lambda c: "", lambda c: False, None, {})
+    page = (tmp_path / "sources" / page_name("bad.xlsx")).read_text(encoding="utf-8")
+    assert "not a zip" in page
 
 
 def test_a_huge_file_shows_its_first_items_and_says_where_the_rest_are(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sources, "MAX_PAGE_ITEMS", 3)
+    monkeypatch.setattr(source_pages, "MAX_PAGE_ITEMS", 3)
     rows = [
-        Chunk(text=f"Row {i}.", source="big.csv", source_type="spreadsheet", row=i, id=f"r{i}")
+        make_chunk(text=f"Row {i}.", source="big.csv", source_type="spreadsheet", row=i, id=f"r{i}")
         for i in range(2, 12)
     ]
-    rows[-1] = Chunk(
+    rows[-1] = make_chunk(
         text="Row 11.", source="big.csv", source_type="spreadsheet", row=11, id="r11", omit=True
     )
     gone = tuple(
@@ -214,7 +216,7 @@ def test_a_huge_file_shows_its_first_items_and_says_where_the_rest_are(
         for i in range(5)
     )
     extras = Corpus(discarded=gone)
-    sources.write_source_pages(
+    source_pages.write_source_pages(
         tmp_path, iter(rows), extras, lambda c: "r", lambda c: c.omit, None, {}
     )
     page = (tmp_path / "sources" / page_name("big.csv")).read_text()

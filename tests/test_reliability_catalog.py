@@ -1075,7 +1075,7 @@ def test_templates_suggest_loads_and_keeps_every_value(
 ) -> None:
     import tomllib
 
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import config_from_dict
     from notechunk.sheets import process_sheet_file
 
     path = _write(tmp_path, name, data)

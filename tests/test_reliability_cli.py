@@ -311,7 +311,8 @@ def test_an_unexpected_error_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The last line of defence: a bug is one line and exit 1, never a traceback."""
-    from notechunk import cli, cli_run
+    from notechunk import cli
+    from notechunk.cli import run as cli_run
 
     def broken(_: object) -> int:
         raise ZeroDivisionError("division by zero")

@@ -13,13 +13,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from chunks import chunk_markdown
 from conftest import PeriodSegmenter
 from notechunk.chunk import Chunk
 from notechunk.cli import main
-from notechunk.config import Config
-from notechunk.config_toml import config_from_dict
+from notechunk.config import Config, config_from_dict
 from notechunk.finish import normalize_text
-from notechunk.markdown import chunk_markdown, layout_markdown
+from notechunk.markdown import layout_markdown
 from notechunk.markdown.sections import make_parser
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9)
@@ -100,7 +100,7 @@ _MARKER = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 
 
 def _holds(c: Chunk, sentence: str) -> bool:
-    """The sentence is in the chunk; in a merged tiny section (enrich.sections) a list
+    """The sentence is in the chunk; in a merged tiny section (markdown.tiny) a list
     item is inlined after its heading ("Treatment: Doxycycline"), its marker dropped."""
     if sentence in c.text:
         return True

@@ -174,7 +174,7 @@ def test_real_dense_model(demo: Path) -> None:
 def test_a_rerun_embeds_only_the_chunks_whose_text_changed(tmp_path: Path) -> None:
     import shutil
 
-    from notechunk.cli import SAMPLE_DIR
+    from notechunk.data import SAMPLE_DIR
 
     seen: list[str] = []
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import corpus
 from notechunk.config import Config
-from notechunk.process import process_sheet
+from notechunk.perfile import process_sheet
 from notechunk.sheets.read import SHEET_SUFFIXES, read_any
 
 CFG = Config()

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from notechunk.config_toml import load_config
+from notechunk.config import load_config
 from notechunk.sheets import process_sheet_file
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "notes"

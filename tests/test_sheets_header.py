@@ -1,7 +1,7 @@
 import pytest
 
 from notechunk.sheets.header import build_header, column_names, find_header, is_unit, widen
-from notechunk.sheets.read import SheetRow
+from notechunk.sheets.model import SheetRow
 
 
 def rows(*cells: tuple[str, ...]) -> list[SheetRow]:

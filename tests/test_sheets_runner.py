@@ -8,10 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notechunk.config import Config, SheetsConfig, Template
-from notechunk.config_toml import config_from_dict
+from notechunk.config import Config, SheetsConfig, Template, config_from_dict
 from notechunk.errors import InputError
-from notechunk.process import process_sheet
+from notechunk.perfile import process_sheet
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.isolate import run_isolated
 from notechunk.sheets.runner import SheetFileResult
@@ -266,7 +265,7 @@ def test_suggest_templates_names_real_columns(tmp_path: Path) -> None:
     import tomllib
 
     doc = tomllib.loads(out)
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import config_from_dict
 
     cfg = config_from_dict(doc)
     res = process_sheet_file(p, "geo/passes.xlsx", cfg)

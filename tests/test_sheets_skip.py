@@ -1,7 +1,6 @@
 import pytest
 
-from notechunk.config import Config
-from notechunk.config_toml import config_from_dict
+from notechunk.config import Config, config_from_dict
 from notechunk.sheets.skip import group_label, is_label, is_numeric, skip_reason
 
 CFG = Config()

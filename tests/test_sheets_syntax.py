@@ -2,7 +2,7 @@
 
 import pytest
 
-from notechunk.sheets.syntax import (
+from notechunk.config.syntax import (
     Segment,
     TemplateSyntaxError,
     fields_of,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chunks import make_chunk
 from notechunk.terms import STOPWORDS, terms
 
 
@@ -34,15 +35,14 @@ def test_stopwords_are_lucenes_english_list() -> None:
 
 def test_qa_and_eval_share_it() -> None:
     """QA's token blocks (one regex pass per block) hold exactly the terms `terms` gives."""
-    from notechunk.chunk import Chunk
-    from notechunk.qa.termblock import hash_terms, term_block
+    from notechunk.corpus.scores.termblock import hash_terms, term_block
 
     texts = [
         "The Zoji-La pass, at 3528 m, is in a valley.\nQQSEGQQ qqdocqq; Then: ÉTÉ!",
         "STRASSE Straße Ambedkar’s café. A second sentence? Yes! No; maybe.",
     ]
     for text in texts:
-        usual = Chunk(
+        usual = make_chunk(
             text=text,
             source="x.md",
             source_type="markdown",
@@ -50,7 +50,9 @@ def test_qa_and_eval_share_it() -> None:
             section_path=("Zanskar Range",),
             embed_text="Passes of Ladakh > Zanskar Range\n" + text,
         )
-        other = Chunk(text=text, source="y.md", source_type="markdown", embed_text="Other the X")
+        other = make_chunk(
+            text=text, source="y.md", source_type="markdown", embed_text="Other the X"
+        )
         block = term_block([usual, other])
         first = block.doc_terms[block.doc_of == 0].tolist()
         second = block.doc_terms[block.doc_of == 1].tolist()

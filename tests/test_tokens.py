@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from chunks import chunk_markdown, label, make_chunk
 from conftest import PeriodSegmenter
 from notechunk.chunk import Chunk, Piece, Pieces
 from notechunk.config import Config, MarkdownConfig
 from notechunk.errors import ConfigError
 from notechunk.finish import finish_file
-from notechunk.markdown import chunk_markdown
 from notechunk.markdown.windows import window_ranges
-from notechunk.quality import label
 from notechunk.tokens import check_spec, counter_for, hf_alias_path, load_counter
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -169,9 +168,9 @@ def test_finish_counts_embed_text_in_one_batch_per_file() -> None:
         source="polity/writs.md",
         source_type="markdown",
         pieces=(
-            Piece(text="Habeas corpus protects liberty.", section_path=("Writs",)),
-            Piece(text="  "),  # normalises to nothing: no chunk, not counted
-            Piece(text="Mandamus commands an official.", section_path=("Writs",)),
+            Piece(text="Habeas corpus protects liberty.", section_path=("Writs",), lines=(1, 1)),
+            Piece(text="  ", lines=(1, 1)),  # normalises to nothing: no chunk, not counted
+            Piece(text="Mandamus commands an official.", section_path=("Writs",), lines=(1, 1)),
         ),
     )
     chunks = finish_file(doc, Config(), spy)
@@ -183,7 +182,11 @@ def test_finish_counts_embed_text_in_one_batch_per_file() -> None:
 
 def test_finish_loads_the_configured_tokenizer(tmp_path: Path) -> None:
     cfg = Config(tokenizer=f"hf:{tiny_tokenizer(tmp_path / 't.json')}", max_tokens=3)
-    doc = Pieces(source="a.md", source_type="markdown", pieces=(Piece(text="the river the river"),))
+    doc = Pieces(
+        source="a.md",
+        source_type="markdown",
+        pieces=(Piece(text="the river the river", lines=(1, 1)),),
+    )
     [chunk] = finish_file(doc, cfg)
     # embed_text is "a\nthe river the river": 5 tokens + [CLS] [SEP]
     assert chunk.token_count == 7
@@ -193,7 +196,7 @@ def test_finish_loads_the_configured_tokenizer(tmp_path: Path) -> None:
 
 def band(text: str, tokens: int, **kw: object) -> Chunk:
     cfg = Config(tokenizer="hf:x", max_tokens=256).with_overrides(**kw)
-    return label(Chunk(text=text, source="x", source_type="markdown", token_count=tokens), cfg)
+    return label(make_chunk(text=text, source="x", source_type="markdown", token_count=tokens), cfg)
 
 
 def test_too_long_tokens_band_and_precedence() -> None:
@@ -250,7 +253,7 @@ def test_config_keys_round_trip_through_config_show(
     import tomllib
 
     from notechunk.cli import main
-    from notechunk.config_toml import config_from_dict
+    from notechunk.config import config_from_dict
 
     toml = 'tokenizer = "hf:minilm"\nmax_tokens = 256\n[markdown]\nwindow_max_tokens = 200\n'
     (tmp_path / "notechunk.toml").write_text(toml, encoding="utf-8")
@@ -292,7 +295,7 @@ def test_sample_chunk_over_minilm_limit_is_flagged(tmp_path: Path) -> None:
     """With the seed's uncapped windows, the sample's long Revolt of 1857 paragraph is a
     chunk all-MiniLM-L6-v2 would truncate: it is flagged with the limit, and listed."""
     from notechunk import api
-    from notechunk.cli import SAMPLE_DIR
+    from notechunk.data import SAMPLE_DIR
 
     cfg = Config(tokenizer="hf:minilm", max_tokens=256).with_overrides(
         markdown={"window_max_words": 0}

@@ -20,10 +20,16 @@ import pytest
 pytest.importorskip("watchfiles", reason="the mcp extra is not installed")
 
 from notechunk.chunk import FileError
-from notechunk.cli import SAMPLE_DIR
 from notechunk.config import Config
+from notechunk.data import SAMPLE_DIR
+from notechunk.integrations.watch import (
+    HeldRun,
+    _Guard,
+    hold_regressions,
+    notes_filter,
+    previously_good,
+)
 from notechunk.io.publish import outputs_intact, read_manifest
-from notechunk.watch import HeldRun, _Guard, hold_regressions, notes_filter, previously_good
 
 SRC_DIR = Path(__file__).resolve().parents[1] / "src"
 WAIT_S = 60.0  # bound on edit-to-searchable here (2 shared cores); typically a few seconds
@@ -223,9 +229,9 @@ def test_a_run_updates_the_search_index_vectors_and_lancedb_by_id(tmp_path: Path
     import gzip
 
     import notechunk
+    from notechunk.integrations.watch import WatchPlan, run_once
     from notechunk.search import engine
     from notechunk.search.lance import build_index, search_db
-    from notechunk.watch import WatchPlan, run_once
     from test_search_engine import HashEmbedder
 
     src = tmp_path / "notes"

@@ -3,7 +3,7 @@
 The public API is `__all__`: `run` (the CLI's run), `chunk_file` and `chunk_markdown_text`
 (chunks in memory), `load` (read an OUT folder back), `Config`, `Chunk`, `RunResult` and
 the error tree (`NotechunkError` and below). Importing the package stays light: `run` and
-friends load the pipeline when first used. Adapters for LangChain and LlamaIndex live in
+friends load the job when first used. Adapters for LangChain and LlamaIndex live in
 `notechunk.integrations` (each an extra).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import typing
 
+from notechunk._version import __version__
 from notechunk.chunk import Chunk, FileError
 from notechunk.config import Config
 from notechunk.errors import (
@@ -25,7 +26,7 @@ from notechunk.errors import (
 
 if typing.TYPE_CHECKING:
     from notechunk.api import chunk_file, chunk_markdown_text, load, run
-    from notechunk.pipeline import RunResult
+    from notechunk.job import RunResult
 
 __all__ = [
     "Chunk",
@@ -39,20 +40,20 @@ __all__ = [
     "RunResult",
     "UnsupportedInput",
     "UsageError",
+    "__version__",
     "chunk_file",
     "chunk_markdown_text",
     "load",
     "run",
 ]
 
-__version__ = "0.1.0"
 
 _LAZY = {
     "run": "notechunk.api",
     "chunk_file": "notechunk.api",
     "chunk_markdown_text": "notechunk.api",
     "load": "notechunk.api",
-    "RunResult": "notechunk.pipeline",
+    "RunResult": "notechunk.job",
 }
 
 

@@ -25,15 +25,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from notechunk.chunk import Chunk, FileError, FileResult
-from notechunk.config import Config
-from notechunk.config_toml import load_config, resolve_config
+from notechunk.chunk import Chunk, FileError
+from notechunk.config import Config, load_config, resolve_config
 from notechunk.errors import InputError, MissingExtra, UsageError
 
 if TYPE_CHECKING:
-    from notechunk.discover import SourceFile
-    from notechunk.engines.local import Progress
-    from notechunk.pipeline import RunResult
+    from notechunk.engines import Progress
+    from notechunk.job import RunResult
 
 ConfigLike = Config | str | os.PathLike[str] | None
 CHUNKS_JSONL = "chunks.jsonl.gz"
@@ -60,15 +58,14 @@ def run(
     RAY_ADDRESS, else a local instance of `workers` CPUs).
 
     >>> import tempfile, notechunk
-    >>> from notechunk.cli import SAMPLE_DIR
+    >>> from notechunk.data import SAMPLE_DIR
     >>> with tempfile.TemporaryDirectory() as out:
     ...     result = notechunk.run(SAMPLE_DIR, out)
     >>> result.exit_code, result.files, result.metrics.surviving > 0
     (0, 21, True)
     """
     from notechunk.discover import kind_of
-    from notechunk.io.publish import check_out
-    from notechunk.pipeline import run as run_pipeline
+    from notechunk.job import run as run_job
     from notechunk.segment import get_segmenter
     from notechunk.tokens import counter_for
 
@@ -82,10 +79,9 @@ def run(
     cfg = _config(config, src_path).with_segmenter(segmenter)
     if engine is not None:
         cfg = cfg.with_overrides(engine=engine)
-    get_segmenter(cfg.segmenter)  # a bad backend, tokenizer or OUT fails before any work
+    get_segmenter(cfg.segmenter)  # a bad backend or tokenizer fails before any work
     counter_for(cfg.tokenizer)
-    check_out(out_path, src_path)
-    return run_pipeline(
+    return run_job(
         src_path,
         out_path,
         cfg,
@@ -104,12 +100,13 @@ def chunk_file(
     A file that cannot be read (or a sheet of it) raises `InputError` with the reason.
 
     >>> from notechunk import chunk_file
-    >>> from notechunk.cli import SAMPLE_DIR
+    >>> from notechunk.data import SAMPLE_DIR
     >>> rows = chunk_file(SAMPLE_DIR / "sheets" / "passes.xlsx")
     >>> rows[0].source, rows[0].sheet, rows[0].row
     ('passes.xlsx', 'Passes', 3)
     """
     from notechunk.discover import SourceFile, kind_of
+    from notechunk.perfile import process_files
 
     file = Path(path)
     kind = kind_of(file)
@@ -118,7 +115,7 @@ def chunk_file(
     if not file.is_file():
         raise InputError(str(file), "no such file")
     cfg = _config(config, None)
-    result = next(_process([SourceFile(path=file, rel=file.name, kind=kind)], cfg))
+    result = next(process_files([SourceFile(path=file, rel=file.name, kind=kind)], cfg))
     _raise_errors(result.errors)
     return _shipped(result.chunks, cfg, include_omitted)
 
@@ -140,20 +137,17 @@ def chunk_markdown_text(
     >>> [c.text for c in chunk_markdown_text("One two three. Four five six. Seven.", config=cfg)]
     ['One two three. Four five six.', 'Four five six. Seven.']
     """
+    from notechunk.finish import finish_file
     from notechunk.markdown import markdown_pieces
-    from notechunk.markdown.sections import make_block_parser
-    from notechunk.segment import get_segmenter
-    from notechunk.tokens import counter_for
+    from notechunk.perfile import Tools
 
     cfg = _config(config, None)
-    counter = counter_for(cfg.tokenizer)
-    seg = get_segmenter(cfg.segmenter)
-    pieces = markdown_pieces(text, source, cfg, seg, make_block_parser(), counter)
+    tools = Tools.load(cfg)
+    pieces = markdown_pieces(text, source, cfg, tools.segmenter, tools.parser, tools.tokens)
     if pieces.title is None and source.startswith("<") and source.endswith(">"):
         pieces = replace(pieces, title="")
-    from notechunk.finish import finish_file
-
-    return _shipped(finish_file(pieces, cfg, counter), cfg, include_omitted)
+    chunks = finish_file(pieces, cfg, tools.tokens, tools.finder)
+    return _shipped(chunks, cfg, include_omitted)
 
 
 def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
@@ -161,7 +155,7 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     pyarrow is installed), else its `chunks.jsonl.gz`. `out` may also name either file.
 
     >>> import tempfile, notechunk
-    >>> from notechunk.cli import SAMPLE_DIR
+    >>> from notechunk.data import SAMPLE_DIR
     >>> with tempfile.TemporaryDirectory() as out:
     ...     _ = notechunk.run(SAMPLE_DIR / "polity", out)
     ...     sorted({c.source for c in notechunk.load(out)})[:2]
@@ -177,6 +171,7 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
         if not has_arrow:
             raise MissingExtra(f"reading {path}", "pyarrow", "parquet")
         return _read_parquet(path)
+    _check_schema(path)
     parquet, jsonl = path / CHUNKS_PARQUET, path / CHUNKS_JSONL
     if parquet.is_file() and has_arrow:
         return _read_parquet(parquet)
@@ -185,6 +180,21 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     if parquet.is_file():
         raise MissingExtra(f"reading {parquet}", "pyarrow", "parquet")
     raise InputError(str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})")
+
+
+def _check_schema(out: Path) -> None:
+    """An OUT written by a newer notechunk (a chunk record this version does not know) is
+    refused in one line rather than read wrong."""
+    from notechunk.chunk import SCHEMA_VERSION
+    from notechunk.io.publish import read_manifest
+
+    schema = read_manifest(out).schema
+    if schema > SCHEMA_VERSION:
+        raise InputError(
+            str(out),
+            f"written by a newer notechunk (chunk schema {schema}; this one reads "
+            f"{SCHEMA_VERSION}): upgrade notechunk",
+        )
 
 
 def is_output(path: str | os.PathLike[str]) -> bool:
@@ -206,8 +216,9 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
     yielded file by file: Markdown files first, then spreadsheets, as in chunks.jsonl.gz.
     Nothing is written. A file that fails raises `InputError` when its turn comes (a run
     would record it in qa/errors.json and go on)."""
-    from notechunk.corpus import dedupe_key
+    from notechunk.corpus.dedupe import dedupe_key, key_hash
     from notechunk.discover import discover
+    from notechunk.perfile import process_files
 
     root = Path(src)
     if not root.exists():
@@ -218,11 +229,11 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
     def generate() -> Iterator[Chunk]:
         _raise_errors(found.errors)
         ordered = sorted(found.files, key=lambda f: f.kind != "markdown")
-        seen: set[str] = set()
-        for result in _process(ordered, cfg):
+        seen: set[tuple[int, int]] = set()
+        for result in process_files(ordered, cfg):
             _raise_errors(result.errors)
             for chunk in result.chunks:
-                key = dedupe_key(chunk, cfg.dedupe)
+                key = key_hash(dedupe_key(chunk, cfg.dedupe))
                 if not chunk.omit and key not in seen:
                     seen.add(key)
                     yield chunk
@@ -238,32 +249,8 @@ def _config(config: ConfigLike, src: Path | None) -> Config:
     return load_config(Path(config))
 
 
-def _process(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResult]:
-    """Each file's result, with one segmenter, parser and token counter for all."""
-    from notechunk.markdown.sections import make_block_parser
-    from notechunk.process import failed, process_markdown, process_sheet
-    from notechunk.segment import get_segmenter
-    from notechunk.tokens import counter_for
-
-    seg, parser, counter = (
-        get_segmenter(cfg.segmenter),
-        make_block_parser(),
-        counter_for(cfg.tokenizer),
-    )
-    for f in files:
-        if f.kind == "spreadsheet":
-            yield process_sheet(f.path, f.rel, cfg, counter)
-            continue
-        try:
-            data = f.path.read_bytes()
-        except OSError as exc:
-            yield failed(f.rel, "read", f"cannot read file ({exc.strerror or exc})")
-            continue
-        yield process_markdown(f.rel, data, cfg, seg, parser, counter)
-
-
 def _shipped(chunks: Iterable[Chunk], cfg: Config, include_omitted: bool) -> list[Chunk]:
-    from notechunk.corpus import dedupe
+    from notechunk.corpus.dedupe import dedupe
 
     marked = dedupe(list(chunks), cfg.dedupe)
     return marked if include_omitted else [c for c in marked if not c.omit]

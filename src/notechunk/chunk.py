@@ -10,8 +10,11 @@ becomes a line of a stage or output file, so the on-disk field set of SPEC §2 l
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
+
+import msgspec
 
 SourceType = Literal["markdown", "spreadsheet"]
 Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
@@ -70,52 +73,90 @@ class Pieces:
     flags: tuple[str, ...] = ()
 
 
+class MarkdownSpan(msgspec.Struct, frozen=True, tag="markdown"):
+    """Where a Markdown chunk stands: its 1-based inclusive line range in the file."""
+
+    first: int
+    last: int
+
+
+class SheetCell(msgspec.Struct, frozen=True, tag="spreadsheet"):
+    """Where a sheet row stands: its sheet, its real 1-based row number, and the group
+    header it stands under ("Jhelum River" above its dams), carried down the sheet."""
+
+    sheet: str
+    row: int
+    group: str | None = None
+
+
+Location = MarkdownSpan | SheetCell
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Chunk:
-    """One retrieval unit, complete when made (by `finish.finish_file`).
+    """One retrieval unit, complete when made (by `finish.finish_file`): every field a
+    chunk always has is required.
 
-    `lines` is the 1-based inclusive line range for Markdown; `sheet`/`row` (1-based, the
-    sheet's real row number) for spreadsheets; `group` is the group header a row stands
-    under ("Jhelum River" above its dams), carried down the sheet. `text` is the clean
-    content; `embed_text` is what a retriever should index: the context (title, heading
-    path; for a row the file's title, sheet and group) and then the text. Corpus passes
-    add `duplicate_of` and `retrieval_score` (None until scored). `token_count` is the
-    number of tokens the configured tokenizer reads in `embed_text`, special tokens
+    `location` says where it stands in its source (`MarkdownSpan` or `SheetCell`; read
+    flat as `lines`, `sheet`, `row`, `group`, as the outputs spell it). `text` is the
+    clean content; `embed_text` is what a retriever should index: the context (title,
+    heading path; for a row the file's title, sheet and group) and then the text. Corpus
+    passes add `duplicate_of` and `retrieval_score` (None until scored). `token_count` is
+    the number of tokens the configured tokenizer reads in `embed_text`, special tokens
     included (None when no tokenizer is configured). Enrichment records what it added to
     `embed_text`: `resolved` (a reference and its antecedent: "the Act" -> "Government of
     India Act 1858") and `acronyms` (an acronym and its expansion).
     """
 
+    id: str
     text: str
     source: str
     source_type: SourceType
-    section_path: tuple[str, ...] = ()
-    lines: tuple[int, int] | None = None
-    sheet: str | None = None
-    row: int | None = None
-    group: str | None = None
-    title: str = ""
+    location: Location
+    section_path: tuple[str, ...]
+    title: str
+    embed_text: str
+    word_count: int
+    quality: Quality
+    omit: bool
+    flags: tuple[str, ...]
+    semantic_type: str
     created: str | None = None
     tags: tuple[str, ...] = ()
-    embed_text: str = ""
-    word_count: int = 0
     token_count: int | None = None
-    quality: Quality = "ok"
-    omit: bool = False
-    flags: tuple[str, ...] = ()
     template: str | None = None
-    semantic_type: str | None = None
     retrieval_score: float | None = None
-    id: str = ""
     duplicate_of: str | None = None
     section_paths: tuple[tuple[str, ...], ...] = field(default=())
     resolved: tuple[tuple[str, str], ...] = ()
     acronyms: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def lines(self) -> tuple[int, int] | None:
+        loc = self.location
+        return (loc.first, loc.last) if isinstance(loc, MarkdownSpan) else None
+
+    @property
+    def sheet(self) -> str | None:
+        loc = self.location
+        return loc.sheet if isinstance(loc, SheetCell) else None
+
+    @property
+    def row(self) -> int | None:
+        loc = self.location
+        return loc.row if isinstance(loc, SheetCell) else None
+
+    @property
+    def group(self) -> str | None:
+        loc = self.location
+        return loc.group if isinstance(loc, SheetCell) else None
+
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON-ready dict with lists for tuples (key order fixed by the dataclass)."""
+        """The chunk as one object of the outputs (SPEC §2): `RECORD_FIELDS` in order, the
+        location flat (`lines`, `sheet`, `row`, `group`), lists for tuples, the pair
+        fields as objects."""
         out: dict[str, Any] = {}
-        for name in _CHUNK_FIELDS:
+        for name in RECORD_FIELDS:
             value = getattr(self, name)
             if name == "section_paths":
                 value = [list(p) for p in value]
@@ -126,22 +167,29 @@ class Chunk:
             out[name] = value
         return out
 
+    def record(self) -> dict[str, Any]:
+        """`to_json` for an encoder that takes tuples as arrays (msgspec, json): the same
+        JSON, made faster (the write pass makes one per chunk)."""
+        out = dict(zip(RECORD_FIELDS, _RECORD_VALUES(self), strict=True))
+        out["resolved"] = dict(self.resolved)
+        out["acronyms"] = dict(self.acronyms)
+        return out
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Chunk:
         """Inverse of `to_json`; unknown keys are ignored so older files still load."""
-        known = {f.name for f in fields(cls)}
-        kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in known}
-        if "section_path" in kwargs:
-            kwargs["section_path"] = tuple(kwargs["section_path"])
-        if kwargs.get("lines") is not None:
-            first, last = kwargs["lines"]
-            kwargs["lines"] = (int(first), int(last))
-        if "flags" in kwargs:
-            kwargs["flags"] = tuple(kwargs["flags"])
+        kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in _INIT_FIELDS}
+        lines = data.get("lines")
+        if lines is not None:
+            kwargs["location"] = MarkdownSpan(int(lines[0]), int(lines[1]))
+        else:
+            row = int(data.get("row") or 0)
+            kwargs["location"] = SheetCell(data.get("sheet") or "", row, data.get("group"))
+        for name in ("section_path", "flags", "tags"):
+            if name in kwargs:
+                kwargs[name] = tuple(kwargs[name])
         if "section_paths" in kwargs:
             kwargs["section_paths"] = tuple(tuple(p) for p in kwargs["section_paths"])
-        if "tags" in kwargs:
-            kwargs["tags"] = tuple(kwargs["tags"])
         for name in _PAIR_FIELDS:  # a JSON object, or (key, value) pairs (a Parquet map)
             if name in kwargs:
                 pairs = kwargs[name] or ()
@@ -150,7 +198,41 @@ class Chunk:
         return cls(**kwargs)
 
 
-_CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))  # read once: fields() is slow per call
+RECORD_FIELDS: tuple[str, ...] = (
+    "text",
+    "source",
+    "source_type",
+    "section_path",
+    "lines",
+    "sheet",
+    "row",
+    "group",
+    "title",
+    "created",
+    "tags",
+    "embed_text",
+    "word_count",
+    "token_count",
+    "quality",
+    "omit",
+    "flags",
+    "template",
+    "semantic_type",
+    "retrieval_score",
+    "id",
+    "duplicate_of",
+    "section_paths",
+    "resolved",
+    "acronyms",
+)
+"""A chunk's fields as the outputs name them, in the order of chunks.parquet's columns."""
+
+SCHEMA_VERSION = 1
+"""The version of that record (in OUT/manifest.json and chunks.parquet's metadata): it
+changes when a field is renamed, removed or changes meaning."""
+
+_RECORD_VALUES = operator.attrgetter(*RECORD_FIELDS)
+_INIT_FIELDS = frozenset(f.name for f in fields(Chunk)) - {"location"}
 _PAIR_FIELDS = frozenset({"resolved", "acronyms"})  # (phrase, meaning) pairs: JSON objects
 
 

@@ -14,20 +14,19 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from notechunk.chunk import FileError
+from notechunk.chunk import FileError, SourceType
 
-FileKind = Literal["markdown", "spreadsheet"]
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 SHEET_EXTENSIONS = frozenset({".xlsx", ".xlsm", ".xls", ".ods", ".csv"})
+"""The one table of what a run reads: a file's extension gives its kind (`kind_of`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
     path: Path
     rel: str
-    kind: FileKind
+    kind: SourceType
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,7 +35,7 @@ class Discovery:
     errors: tuple[FileError, ...]
 
 
-def kind_of(path: Path) -> FileKind | None:
+def kind_of(path: Path) -> SourceType | None:
     ext = path.suffix.lower()
     if ext in MARKDOWN_EXTENSIONS:
         return "markdown"
@@ -48,7 +47,7 @@ def kind_of(path: Path) -> FileKind | None:
 def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
     """Every Markdown and spreadsheet file under `src` (or `src` itself if it is a file).
 
-    Folders in `exclude` are never entered: the pipeline passes its own output folders,
+    Folders in `exclude` are never entered: a run passes its own output folders,
     so an OUT inside SRC does not read back its CSV reports as inputs.
     """
     root = src.resolve()

@@ -17,6 +17,12 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"\w+")
 
 
+def tokens(folded: str) -> list[str]:
+    """Every token of an already case-folded text, stop words included, in order (QA's
+    term blocks tokenise many chunks in one call, with their own markers between them)."""
+    return _TOKEN.findall(folded)
+
+
 def terms(text: str) -> list[str]:
     """BM25 terms of `text`, in order."""
-    return [t for t in _TOKEN.findall(text.casefold()) if t not in STOPWORDS]
+    return [t for t in tokens(text.casefold()) if t not in STOPWORDS]

@@ -1,13 +1,15 @@
 """The Ray engine: the same run on Ray Data, on this machine or on a cluster.
 
 Per-file work: the discovered files, cut into batches of about equal bytes
-(`engines.local.batches`), are a Ray Data dataset whose map tasks read, process and
-finish each file and make its token block (`engines.raytasks.file_rows`; the per-file
+(`engines.batches`), are a Ray Data dataset whose map tasks run the engines' map step
+on each file (`engines.raytasks.file_rows`, calling `engines.process_with_inputs`; the per-file
 cache is read and written by the tasks, the sheet reader's limited child process is
 started inside the task). Their rows, the chunk dataset, stay in Ray's object store. A
 batch whose task dies is retried one file per task, and a file whose task dies again is
-that file's error. The corpus passes then run over the chunk dataset
-(`engines.raypasses`); the driver keeps a few bytes per chunk and writes OUT.
+that file's error. The corpus passes then run over the chunk dataset with the `corpus`
+functions (`gather`: the glossary, acronyms expanded as a map, dedupe on the rows' key
+hashes; `engines.raypasses`: the scores as Ray work); the driver keeps a few bytes per
+chunk and writes OUT.
 
 Ray is the `ray` extra (`ray[data]`), imported here only when the engine is used. With no
 address (and no RAY_ADDRESS), a local Ray instance is started with `workers` CPUs and
@@ -20,15 +22,19 @@ import importlib.util
 import logging
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from notechunk.chunk import FileError
 from notechunk.config import Config
+from notechunk.corpus import Gathered
+from notechunk.corpus.glossary import corpus_glossary
 from notechunk.discover import SourceFile
-from notechunk.engines.local import Progress, batches
+from notechunk.engines import Progress, batches
+from notechunk.engines.raypasses import gather as gather_rows
+from notechunk.engines.raypasses import glossary_stats_of
 from notechunk.engines.raytasks import Batch, Columns, encode_files, expand_rows, file_rows
 from notechunk.enrich.glossary import Glossary
 from notechunk.errors import MissingExtra, UsageError
@@ -95,6 +101,53 @@ def session(address: str | None, workers: int | None) -> Iterator[None]:
                 ray.shutdown()
             for name, level in levels.items():
                 logging.getLogger(name).setLevel(level)
+
+
+@contextmanager
+def gather(
+    files: Sequence[SourceFile],
+    discovery_errors: Sequence[FileError],
+    cfg: Config,
+    *,
+    cfg_key: str,
+    user: Sequence[tuple[str, str]] = (),
+    workers: int | None = None,
+    address: str | None = None,
+    cache_root: Path | None = None,
+    progress: Progress | None = None,
+) -> Iterator[Gathered]:
+    """The Ray engine's corpus, for as long as the block runs (the chunk dataset lives in
+    Ray's object store): per-file work as map tasks, the glossary from every file's
+    statistics, acronyms expanded as a map (`enrich.acronyms`), dedupe on the rows' key
+    hashes in the driver; the scores run as Ray work when the write pass asks."""
+    with session(address, workers):
+        datasets, died = process(
+            tuple(files),
+            cfg,
+            cache_root=cache_root,
+            cfg_key=cfg_key,
+            workers=workers,
+            progress=progress,
+        )
+        glossary = corpus_glossary(glossary_stats_of(datasets), user)
+        if cfg.enrich.acronyms and glossary.entries:
+            datasets = expand(datasets, glossary, cfg, workers)
+        rows = gather_rows(datasets, len(files), [*discovery_errors, *died])
+        yield Gathered(
+            files=len(files),
+            n_markdown=rows.n_markdown,
+            n_sheets=rows.n_sheets,
+            original=rows.original,
+            omitted=rows.omitted,
+            discarded=rows.discarded,
+            reports=rows.reports,
+            errors=rows.errors,
+            glossary=glossary,
+            keys=rows.keys,
+            paths=tuple((f.rel, f.path) for f in files),
+            chunks=rows.chunks,
+            scores=rows.scores,
+        )
 
 
 def cluster_cpus() -> int:

@@ -1,13 +1,13 @@
 """The corpus passes over the Ray engine's chunk dataset, and the chunks back in output order.
 
 `gather` reads the small columns of every row (counts, dedupe key hashes, omit bits,
-each file's key and extras) and dedupes on the hashes (`corpus.originals`, as the local
+each file's key and extras) and dedupes on the hashes (`corpus.dedupe.originals`, as the local
 engine): the driver holds ~25 bytes per chunk, never the chunks. `RayCorpus.scores` runs
 the retrieval passes as Ray Data work over the dataset: index blocks (a map, with the
 broadcast `Layout`, each block's statistics counted there), document frequencies
 aggregated across blocks (a reduce task: `merge_stats`), postings weighed blockwise
 with the broadcast statistics, the index laid out in one task
-(`qa.bm25index.fill_index`), then every block scored against the broadcast index.
+(`corpus.scores.bm25index.fill_index`), then every block scored against the broadcast index.
 `RayCorpus.chunks` streams the chunks to the driver in output order, duplicates marked,
 for `qa.artifacts.write_stream`: the same bytes as the local engine.
 """
@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -25,7 +24,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
-from notechunk.corpus import originals
+from notechunk.corpus.dedupe import mark_duplicates, originals
+from notechunk.corpus.scores import chunk_scores
+from notechunk.corpus.scores.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
 from notechunk.engines.raytasks import (
     KINDS,
     Batch,
@@ -40,9 +41,7 @@ from notechunk.engines.raytasks import (
     unpack,
     unpack_stats,
 )
-from notechunk.enrich.glossary import Glossary, GlossaryStats, merge_all
-from notechunk.qa.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
-from notechunk.spilled import chunk_scores, mark_duplicates
+from notechunk.enrich.glossary import GlossaryStats
 
 if TYPE_CHECKING:
     from ray.data import Dataset
@@ -50,7 +49,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RayCorpus:
-    """The chunk dataset after dedupe: what `pipeline` needs to score and write it."""
+    """The chunk dataset after dedupe: what `engines.ray.gather` hands on as a `Gathered`."""
 
     datasets: tuple[Any, ...]  # ray.data.Dataset, materialized; rows by file
     original: NDArray[np.int64]
@@ -63,9 +62,6 @@ class RayCorpus:
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
-    run_key: str | None = field(default=None)
-    paths: tuple[tuple[str, Path], ...] = ()  # (relative, absolute) of each file read
-    glossary: Glossary | None = None
 
     @property
     def surviving(self) -> int:
@@ -109,8 +105,8 @@ class RayCorpus:
         return chunk_scores(doc_score, self.original)
 
 
-def glossary_stats_of(datasets: Sequence[Dataset]) -> GlossaryStats:
-    """The corpus's glossary statistics: each file's (its part-0 row), merged."""
+def glossary_stats_of(datasets: Sequence[Dataset]) -> Iterator[GlossaryStats]:
+    """Each file's glossary statistics (its part-0 row), for `corpus.glossary`."""
 
     def parts() -> Iterator[GlossaryStats]:
         for ds in datasets:
@@ -123,7 +119,7 @@ def glossary_stats_of(datasets: Sequence[Dataset]) -> GlossaryStats:
                     if part == 0:
                         yield decode_stats(data)
 
-    return merge_all(parts())
+    return parts()
 
 
 def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -> RayCorpus:
@@ -148,7 +144,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
     counts = np.asarray([n for _, n, _, _ in ordered], dtype=np.int64)
     hl = np.frombuffer(b"".join(h for _, _, h, _ in ordered), dtype=np.uint64).reshape(-1, 2)
     omit = np.frombuffer(b"".join(o for _, _, _, o in ordered), dtype=bool)
-    original = originals(hl[:, 0], hl[:, 1], omit) if len(omit) else np.zeros(0, np.int64)
+    original = originals(hl, omit)
     indexed = original < 0
     starts = np.cumsum(counts) - counts
     docs_before = np.concatenate(([0], np.cumsum(indexed))).astype(np.int64)

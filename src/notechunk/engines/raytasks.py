@@ -33,20 +33,21 @@ from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, FileResult
 from notechunk.config import Config
-from notechunk.corpus import dedupe_key, key_hash
+from notechunk.corpus.dedupe import key_hashes
+from notechunk.corpus.glossary import expand_part
+from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.scores import SCORE_BLOCK, index_blocks
+from notechunk.corpus.scores.bm25index import CorpusStats, Index, postings, shared_terms
+from notechunk.corpus.scores.retrievability import score_block
+from notechunk.corpus.scores.termblock import TermBlock, from_arrays, subset, term_block, to_arrays
 from notechunk.discover import SourceFile
-from notechunk.engines.local import process_with_terms
+from notechunk.engines import process_with_inputs
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
-    expand_acronyms,
     file_defines,
 )
 from notechunk.io.cache import decode_result, encode_result
-from notechunk.qa.bm25index import CorpusStats, Index, postings, shared_terms
-from notechunk.qa.retrievability import score_block
-from notechunk.qa.termblock import TermBlock, from_arrays, subset, term_block, to_arrays
-from notechunk.spilled import SCORE_BLOCK, index_blocks
 
 PART_CHUNKS = 20_000
 KINDS = ("markdown", "spreadsheet")
@@ -86,17 +87,16 @@ def file_rows(
     """The per-file map task: each input row is a batch of files (`first` ordinal and the
     `files`); yields the chunk dataset's rows of each file as it is done."""
     for first, data in zip(batch["first"], batch["files"], strict=True):
-        processed = process_with_terms(decode_files(data), cfg, cache_root, cfg_key)
-        for k, (outcome, block, stats) in enumerate(processed):
-            yield _rows(int(first) + k, outcome.result, outcome.key, block, stats, cfg)
+        processed = process_with_inputs(decode_files(data), cfg, cache_root, cfg_key)
+        for k, (outcome, inputs) in enumerate(processed):
+            yield _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg)
 
 
 def _rows(
     file: int,
     r: FileResult,
     key: str | None,
-    block: TermBlock | None,
-    stats: GlossaryStats,
+    inputs: FileInputs,
     cfg: Config,
 ) -> Columns:
     enc = msgspec.msgpack.Encoder()
@@ -112,7 +112,6 @@ def _rows(
             parts.append((kind, mask))
     for part, (kind, mask) in enumerate(parts or [("markdown", np.zeros(0, dtype=bool))]):
         mine = tuple(c for c, m in zip(r.chunks, mask, strict=True) if m)
-        hashes = [key_hash(dedupe_key(c, cfg.dedupe)) for c in mine]
         extras = FileResult(
             source=r.source, discarded=r.discarded, reports=r.reports, errors=r.errors
         )
@@ -124,10 +123,10 @@ def _rows(
             "key": key if part == 0 else None,
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
-            "glossary": enc.encode(stats) if part == 0 else b"",
+            "glossary": enc.encode(inputs.glossary) if part == 0 else b"",
             "defines": defines,
-            "terms": pack(to_arrays(_part_block(block, mask, mine))),
-            "hashes": np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes(),
+            "terms": pack(to_arrays(_part_block(inputs.block, mask, mine))),
+            "hashes": key_hashes(mine, cfg.dedupe).tobytes(),
             "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
         }
         for name, value in row.items():
@@ -175,21 +174,20 @@ def decode_stats(data: bytes) -> GlossaryStats:
 
 
 def expand_rows(batch: Batch, glossary: Glossary, cfg: Config) -> Columns:
-    """Pass 1 with `enrich.acronyms` (`spilled._expanded` on rows): each row's chunks
-    with acronyms expanded, its token block made again and its dedupe keys hashed again
-    where a text changed; every other column kept."""
+    """The glossary pass on rows (`corpus.glossary.expand_part`): each row's chunks with
+    acronyms expanded, its token block and dedupe key hashes made again where a text
+    changed; every other column kept."""
     cols: Columns = {c: list(batch[c]) for c in COLUMNS}
     dec, enc = msgspec.msgpack.Decoder(FileResult), msgspec.msgpack.Encoder()
     for i, (data, defines) in enumerate(zip(cols["result"], cols["defines"], strict=True)):
         r = dec.decode(data)
         own = set(msgspec.msgpack.decode(defines, type=list[str]))
-        chunks = tuple(expand_acronyms(r.chunks, glossary, own))
-        if all(a is b for a, b in zip(chunks, r.chunks, strict=True)):
+        got = expand_part(r.chunks, glossary, own, cfg)
+        if got is None:
             continue
-        cols["result"][i] = enc.encode(FileResult(source=r.source, chunks=chunks))
-        cols["terms"][i] = pack(to_arrays(term_block(chunks)))
-        hashes = [key_hash(dedupe_key(c, cfg.dedupe)) for c in chunks]
-        cols["hashes"][i] = np.asarray(hashes, dtype=np.uint64).reshape(-1, 2).tobytes()
+        cols["result"][i] = enc.encode(FileResult(source=r.source, chunks=got.chunks))
+        cols["terms"][i] = pack(to_arrays(got.block))
+        cols["hashes"][i] = got.hashes.tobytes()
     return cols
 
 
@@ -204,7 +202,7 @@ class Layout:
 
 def index_rows(batch: Batch, layout: Layout, block_size: int = SCORE_BLOCK) -> Columns:
     """Each run of rows whose documents follow one another, its indexed chunks regrouped
-    into blocks of about `block_size` (`spilled.index_blocks`), with the first document."""
+    into blocks of about `block_size` (`corpus.scores.index_blocks`), with the first document."""
     cols: Columns = {"doc_start": [], "terms": [], "stats": []}
     runs: list[tuple[int, list[tuple[TermBlock, NDArray[np.bool_]]]]] = []
     ends: dict[str, int] = {}  # kind -> next document expected in the open run
@@ -242,7 +240,7 @@ def unpack_stats(data: bytes) -> CorpusStats:
 
 
 def postings_rows(batch: Batch, stats: CorpusStats) -> Columns:
-    """Pass 2, blockwise: each index block's postings (`qa.bm25index.postings`)."""
+    """Pass 2, blockwise: each index block's postings (`bm25index.postings`)."""
     idf, shared = stats.idf(), shared_terms(stats)
     cols: Columns = {"doc_start": [], "postings": []}
     for doc, terms in zip(batch["doc_start"], batch["terms"], strict=True):

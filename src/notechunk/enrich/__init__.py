@@ -1,4 +1,4 @@
-"""Enrichment: passes that make a chunk stand alone in its `embed_text` (issue 12).
+"""Enrichment: passes that make a chunk stand alone in its `embed_text`.
 
 sections     tiny sibling sections merged under their parent (a window pass, per file)
 references   "the Act", "he", "these rights" resolved from the file (a chunk pass, per file)

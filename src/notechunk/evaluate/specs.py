@@ -16,8 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from notechunk.config import Config
-from notechunk.config_toml import load_config
+from notechunk.config import Config, load_config
 from notechunk.errors import UsageError
 from notechunk.evaluate import peers
 from notechunk.evaluate.strategies import (

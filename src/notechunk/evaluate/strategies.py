@@ -2,7 +2,7 @@
 
 A strategy turns the eval's inputs into `Unit`s: `text` is what a reader gets (a hit is
 judged on it), `index_text` what the retriever indexes. notechunk strategies run the
-product's own path, `gathered.collect` (discovery, decoding, per-file processing,
+product's own path, `job.collect` (discovery, decoding, per-file processing,
 finishing, dedupe: exactly the chunks `run` ships) with a changed `Config`, and index each
 surviving chunk's `embed_text`; omitted chunks (duplicates, tables of contents) are not
 indexed, as a user would not index them. Baselines slice the peers' documents
@@ -70,7 +70,7 @@ def notechunk_strategy(name: str, cfg: Config) -> Strategy:
     """notechunk with `cfg` on the product's own path; indexes `embed_text`."""
 
     def make(inputs: Inputs) -> Units:
-        from notechunk.gathered import collect
+        from notechunk.job import collect
 
         got = collect(inputs.src, cfg, workers=inputs.workers, exclude=list(inputs.exclude))
         units = tuple(

@@ -26,10 +26,10 @@ def chunk_metadata(chunk: Chunk) -> Metadata:
     sheet, row, quality, flags (", "-joined), word_count, token_count; keys whose value is
     empty or None are left out, so every value is a plain scalar.
 
-    >>> from notechunk import Chunk
-    >>> chunk_metadata(Chunk(text="x", source="a.md", source_type="markdown",
-    ...                      section_path=("A", "B"), lines=(3, 4), id="1f"))["section_path"]
-    'A > B'
+    >>> from notechunk import chunk_markdown_text
+    >>> (chunk,) = chunk_markdown_text("# A\\n\\n## B\\n\\nOne fact here.", source="a.md")
+    >>> chunk_metadata(chunk)["section_path"], chunk_metadata(chunk)["lines"]
+    ('A > B', '5-5')
     """
     meta: Metadata = {
         "id": chunk.id,

@@ -48,7 +48,7 @@ def to_documents(chunks: Iterable[Chunk], *, content: Content = "embed_text") ->
 class NotechunkLoader(BaseLoader):
     """Documents from an OUT folder (its chunks) or from notes chunked in memory.
 
-    >>> from notechunk.cli import SAMPLE_DIR
+    >>> from notechunk.data import SAMPLE_DIR
     >>> docs = NotechunkLoader(SAMPLE_DIR / "polity" / "writs.md").load()
     >>> docs[0].metadata["source"], docs[0].metadata["title"]
     ('writs.md', 'Writs')

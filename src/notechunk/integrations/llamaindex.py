@@ -86,7 +86,7 @@ def to_nodes(chunks: Iterable[Chunk], *, content: Content = "embed_text") -> lis
 class NotechunkReader(BaseReader):
     """Reads notes (or an OUT folder) into one `Document` per chunk.
 
-    >>> from notechunk.cli import SAMPLE_DIR
+    >>> from notechunk.data import SAMPLE_DIR
     >>> docs = NotechunkReader().load_data(SAMPLE_DIR / "polity" / "writs.md")
     >>> docs[0].metadata["source"], docs[0].id_ == docs[0].metadata["id"]
     ('writs.md', True)

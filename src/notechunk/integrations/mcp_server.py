@@ -24,7 +24,7 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp_types import Resource, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from notechunk import __version__
+from notechunk._version import __version__
 from notechunk.errors import NotechunkError, UsageError
 from notechunk.integrations import notes_view as nv
 

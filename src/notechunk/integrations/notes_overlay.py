@@ -29,8 +29,8 @@ from notechunk.search.engine import FUSION_DEPTH, Ranker, rrf, top
 if TYPE_CHECKING:
     import numpy as np
 
-    from notechunk.integrations.notes_view import RunView
-    from notechunk.search.bm25 import Bm25Index
+    from notechunk.bm25 import Bm25Index
+    from notechunk.integrations.run_view import RunView
 
 Changes = Mapping[str, tuple[Chunk, ...] | None]
 """Per changed source: its new surviving chunks, or None when it is gone."""
@@ -45,7 +45,7 @@ def chunk_changes(
     note that is gone; a file that fails is left out (its published chunks stay) and its
     reason returned."""
     from notechunk.io.cache import code_fingerprint, config_key
-    from notechunk.process import process_batch
+    from notechunk.perfile import process_batch
 
     out: dict[str, tuple[Chunk, ...] | None] = {}
     files: list[SourceFile] = []
@@ -81,9 +81,9 @@ def overlay(base: RunView, changes: Changes, cfg: Config) -> RunView:
     """`base` with the changed sources swapped for their new chunks (see the module)."""
     import numpy as np
 
-    from notechunk.corpus import dedupe
-    from notechunk.integrations.notes_view import index_view
-    from notechunk.search.bm25 import _EMPTY, index_terms
+    from notechunk.bm25 import _EMPTY, index_terms
+    from notechunk.corpus.dedupe import dedupe
+    from notechunk.integrations.run_view import index_view
 
     kept = [i for i, c in enumerate(base.chunks) if c.source not in changes]
     fresh = [c for _, new in sorted(changes.items()) for c in (new or ())]

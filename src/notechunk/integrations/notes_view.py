@@ -1,9 +1,9 @@
 """What an assistant reads of a finished run: search, chunks, their neighbours, the notes'
 own lines and their outlines, as plain JSON-ready dicts (the MCP server's tools).
 
-`load_view` opens OUT once, read-only: the surviving chunks in file order, an id index,
-each source's chunks, the run's search `Ranker` (the ranking of `notechunk search`, its
-index loaded once) and the run's origin (`io.origin`: where the notes are). `Notes`
+`run_view.load_view` opens OUT once, read-only: the surviving chunks in file order, an id
+index, each source's chunks, the run's search `Ranker` (the ranking of `notechunk search`,
+its index loaded once) and the run's origin (`io.origin`: where the notes are). `Notes`
 holds the view of the newest run: it looks at the manifest on every call (a stat, then
 its sha256 when the stat changed) and loads a newer run when one is complete, keeping
 the previous view while a run is publishing.
@@ -21,26 +21,23 @@ import os
 import stat
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from notechunk.chunk import Chunk
 from notechunk.discover import kind_of
 from notechunk.errors import InputError, UsageError
-from notechunk.io.origin import Origin, read_origin
-from notechunk.io.publish import MANIFEST, read_manifest
+from notechunk.integrations.run_view import RunView, load_view
+from notechunk.io.publish import MANIFEST
 from notechunk.search import dense
-from notechunk.search.engine import RETRIEVERS, Ranker, check_question
-from notechunk.search.runview import CHUNKS, open_run, parse
+from notechunk.search.engine import RETRIEVERS, check_question
 from notechunk.search.show import context, where
 
 if TYPE_CHECKING:
     import numpy as np
 
     from notechunk.config import Config
-    from notechunk.search.bm25 import Bm25Index
 
 MAX_K = 50
 MAX_NEIGHBOURS = 3
@@ -50,108 +47,6 @@ MAX_LISTED = 1_000
 MAX_OUTLINE_IDS = 2_000
 MAX_FILE_BYTES = 32 << 20  # a note larger than this is not read back whole to serve lines
 TEXT_SHEETS = frozenset({".csv", ".tsv"})  # sheets that are text: read_source can show them
-
-
-class Ranking(Protocol):
-    """What the tools rank with: the published run's `Ranker`, or the watcher's overlay."""
-
-    def bm25_index(self) -> Bm25Index: ...
-
-    def ranked(
-        self, query: str, k: int, retriever: str, allowed: np.ndarray | None = None
-    ) -> list[tuple[int, float]]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RunView:
-    """One run as the tools read it (never changed: a newer run is a new view).
-    `provisional` names the changed files swapped in before their run published
-    (`notes_overlay`); empty for a published run."""
-
-    out: Path
-    manifest_sha: str
-    chunks: tuple[Chunk, ...]
-    by_id: Mapping[str, int]
-    by_source: Mapping[str, tuple[int, ...]]
-    files: tuple[str, ...]
-    root: Path | None
-    ranker: Ranking
-    published_ns: int
-    provisional: tuple[str, ...] = ()
-
-    def chunk(self, chunk_id: str) -> Chunk:
-        i = self.by_id.get(chunk_id)
-        if i is None:
-            raise UsageError(
-                f"no chunk {chunk_id!r} in this run (an edited note gets new ids: search again)"
-            )
-        return self.chunks[i]
-
-
-def load_view(
-    out: Path,
-    *,
-    src: Path | None = None,
-    embedder: Callable[[], dense.Embedder] = dense.make_embedder,
-) -> RunView:
-    """OUT's published run, or a UsageError saying why it cannot be read now. `src`
-    overrides where the notes are (an OUT moved from another machine, or made before
-    runs recorded their origin)."""
-    manifest_path = out / MANIFEST
-    try:
-        raw = manifest_path.read_bytes()
-        published_ns = manifest_path.stat().st_mtime_ns
-    except OSError:
-        raise UsageError(
-            f"{out}: not a finished notechunk run (no {MANIFEST}); run `notechunk run` first"
-        ) from None
-    run = open_run(out)
-    listed = read_manifest(out).files.get(CHUNKS)
-    if listed is None or listed[1] != run.key:
-        raise UsageError(f"{out}: a run is being published there; ask again in a moment")
-    ranker = Ranker(run, embedder=embedder, save=False)
-    chunks = tuple(parse(line) for line in ranker.lines())
-    origin: Origin | None = read_origin(out)
-    files = origin.files if origin is not None else tuple(sorted({c.source for c in chunks}))
-    root: Path | None = origin.root if origin is not None else None
-    if src is not None:
-        root = src.resolve()
-        root = root.parent if root.is_file() else root
-    empty = RunView(
-        out=out,
-        manifest_sha=hashlib.sha256(raw).hexdigest(),
-        chunks=(),
-        by_id={},
-        by_source={},
-        files=(),
-        root=root,
-        ranker=ranker,
-        published_ns=published_ns,
-    )
-    return index_view(empty, chunks, files, ranker)
-
-
-def index_view(
-    base: RunView,
-    chunks: tuple[Chunk, ...],
-    files: tuple[str, ...],
-    ranker: Ranking,
-    provisional: tuple[str, ...] = (),
-) -> RunView:
-    """`base` with these chunks (in ranking order), files and ranker, indexed by id and
-    by source."""
-    by_source: dict[str, list[int]] = {}
-    for i, c in enumerate(chunks):
-        by_source.setdefault(c.source, []).append(i)
-    return replace(
-        base,
-        chunks=chunks,
-        by_id={c.id: i for i, c in enumerate(chunks)},
-        by_source={s: tuple(ix) for s, ix in by_source.items()},
-        files=files,
-        ranker=ranker,
-        provisional=provisional,
-    )
 
 
 class Notes:

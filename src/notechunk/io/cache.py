@@ -20,10 +20,9 @@ from typing import Any
 
 import msgspec
 
-from notechunk import __version__
+from notechunk._version import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
-from notechunk.config import Config, OutputConfig
-from notechunk.config_toml import to_toml
+from notechunk.config import Config, OutputConfig, to_toml
 from notechunk.io.jsonio import atomic_open, dumps
 
 CACHE_DIR = ".cache"

@@ -1,6 +1,7 @@
 """chunks.parquet: the shipped chunks as typed columns, for tools that read chunks at scale.
 
-One column per `Chunk` field, in the field order of a chunks.jsonl.gz line: strings,
+One column per field of a chunk record (`chunk.RECORD_FIELDS`, the keys of a
+chunks.jsonl.gz line; the schema's metadata names `chunk.SCHEMA_VERSION`): strings,
 integers, booleans and doubles as themselves, tuples as lists (`section_paths` a list of
 lists, `lines` a list of two integers, the pair fields `resolved` and `acronyms` maps of
 strings); a field that may be None is nullable, the others
@@ -15,7 +16,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from notechunk.chunk import Chunk
+from notechunk.chunk import SCHEMA_VERSION, Chunk
 from notechunk.errors import MissingExtra
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ ROW_GROUP = 10_000
 """Chunks per row group: ~10-30 MB of columns held at a time, and groups big enough
 for a reader's column statistics to pay."""
 
-# column -> (arrow type name, nullable); every Chunk field, in field order
+# column -> (arrow type name, nullable); every field of a chunk record (`RECORD_FIELDS`)
 COLUMNS: dict[str, tuple[str, bool]] = {
     "text": ("string", False),
     "source": ("string", False),
@@ -45,7 +46,7 @@ COLUMNS: dict[str, tuple[str, bool]] = {
     "omit": ("bool", False),
     "flags": ("list<string>", False),
     "template": ("string", True),
-    "semantic_type": ("string", True),
+    "semantic_type": ("string", False),
     "retrieval_score": ("double", True),
     "id": ("string", False),
     "duplicate_of": ("string", True),
@@ -79,7 +80,8 @@ def schema() -> pa.Schema:
         )
 
     return pa.schema(
-        [pa.field(n, arrow_type(t), nullable=null) for n, (t, null) in COLUMNS.items()]
+        [pa.field(n, arrow_type(t), nullable=null) for n, (t, null) in COLUMNS.items()],
+        metadata={"notechunk.schema": str(SCHEMA_VERSION)},
     )
 
 

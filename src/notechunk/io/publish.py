@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from notechunk.chunk import SCHEMA_VERSION
 from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
 from notechunk.io.jsonio import atomic_write_bytes, dumps
@@ -43,10 +44,16 @@ class Manifest:
     files: dict[str, tuple[int, str]] = field(default_factory=dict)
     metrics: dict[str, Any] = field(default_factory=dict)
     run_key: str | None = None
+    schema: int = SCHEMA_VERSION  # of the chunk records (`chunk.SCHEMA_VERSION`)
 
     def to_json(self) -> dict[str, Any]:
         files = {rel: {"bytes": n, "sha256": h} for rel, (n, h) in self.files.items()}
-        return {"files": files, "metrics": self.metrics, "run_key": self.run_key}
+        return {
+            "files": files,
+            "metrics": self.metrics,
+            "run_key": self.run_key,
+            "schema": self.schema,
+        }
 
     @classmethod
     def from_json(cls, data: object) -> Manifest:
@@ -63,10 +70,12 @@ class Manifest:
                         files[str(rel)] = (n, h)
         metrics = data.get("metrics")
         key = data.get("run_key")
+        schema = data.get("schema")
         return cls(
             files=files,
             metrics=metrics if isinstance(metrics, dict) else {},
             run_key=key if isinstance(key, str) else None,
+            schema=schema if isinstance(schema, int) and not isinstance(schema, bool) else 0,
         )
 
 

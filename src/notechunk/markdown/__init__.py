@@ -2,7 +2,6 @@
 
 from notechunk.markdown.runner import (
     MarkdownLayout,
-    chunk_markdown,
     layout_markdown,
     markdown_pieces,
 )
@@ -13,7 +12,6 @@ __all__ = [
     "ParsedMarkdown",
     "Section",
     "Unit",
-    "chunk_markdown",
     "layout_markdown",
     "markdown_pieces",
     "parse_markdown_sections",

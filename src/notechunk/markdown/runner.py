@@ -1,16 +1,15 @@
 """markdown_pieces: one Markdown document into pieces (sections -> sentences -> windows ->
-bullet merge); `chunk_markdown` finishes them into chunks for in-memory use."""
+tiny-section merge -> bullet merge); `layout_markdown` is what `inspect` shows of it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from notechunk.chunk import Chunk, Piece, Pieces
+from notechunk.chunk import Piece, Pieces
 from notechunk.config import Config
-from notechunk.enrich import sections as tiny  # a module: enrich.sections imports windows
-from notechunk.finish import finish_file
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
+from notechunk.markdown.tiny import common_parent, inline_text, merge_tiny_sections
 from notechunk.markdown.windows import (
     Sentence,
     Window,
@@ -56,7 +55,7 @@ def layout_markdown(
     ]
     if cfg.enrich.merge_sections:
         paths = [s.path for s in parsed.sections]
-        windows = tiny.merge_tiny_sections(windows, sentences, paths, cfg.markdown)
+        windows = merge_tiny_sections(windows, sentences, paths, cfg.markdown)
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
 
@@ -106,12 +105,12 @@ def markdown_pieces(
         flags = ("merged_bullets",) if w.merged else ()
         text = window_text(w, lay.sentences)
         if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
-            text = tiny.inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
+            text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
             flags = (*flags, "merged_sections")
         pieces.append(
             Piece(
                 text=text,
-                section_path=tiny.common_parent(paths) if w.inline else paths[0],
+                section_path=common_parent(paths) if w.inline else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
                 lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
                 flags=flags,
@@ -128,16 +127,3 @@ def markdown_pieces(
         tags=parsed.tags,
         flags=("recovered_text",) if parsed.recovered_lines else (),
     )
-
-
-def chunk_markdown(
-    text: str,
-    source: str,
-    cfg: Config,
-    segmenter: Segmenter,
-    parser: BlockParser | MarkdownIt | None = None,
-    tokens: TokenCounter | None = None,
-) -> list[Chunk]:
-    """Finished chunks of one document, in file order (`markdown_pieces` + `finish_file`)."""
-    pieces = markdown_pieces(text, source, cfg, segmenter, parser, tokens)
-    return list(finish_file(pieces, cfg, tokens))

@@ -1,4 +1,4 @@
-"""write_outputs: every file of SPEC §2 from a finished corpus, deterministically (writes only).
+"""The write pass: every file of SPEC §2 from the chunks as they stream past (writes only).
 
 Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no absolute
 path, so two runs over the same input give byte-identical files): chunks.jsonl.gz and/or
@@ -24,6 +24,7 @@ from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
 from notechunk.enrich.glossary import Glossary
+from notechunk.finish.semantic import FALLBACK, RULES, TYPES
 from notechunk.io.jsonio import (
     atomic_open,
     atomic_write_bytes,
@@ -49,10 +50,10 @@ from notechunk.qa.contents import (
 from notechunk.qa.enrichment import dangling_row, enrichment_json
 from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
-from notechunk.qa.sources import ReadSource, write_source_pages, write_sources
+from notechunk.qa.source_pages import write_source_pages
+from notechunk.qa.sources import ReadSource
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
-from notechunk.semantic import FALLBACK, RULES, TYPES, semantic_type
 
 
 def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
@@ -61,7 +62,8 @@ def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
 
 
 class SemanticTally:
-    """`semantic_summary` one chunk at a time (counts, the first examples of each type)."""
+    """qa/semantic_types.json counted one chunk at a time: the rules, counts per type and the
+    first examples of each."""
 
     def __init__(self, examples_per_type: int = 3) -> None:
         self.k = examples_per_type
@@ -69,7 +71,7 @@ class SemanticTally:
         self.examples: dict[str, list[dict[str, object]]] = {t: [] for t in TYPES}
 
     def add(self, c: Chunk) -> None:
-        t = c.semantic_type or semantic_type(c.text, c.source_type)
+        t = c.semantic_type
         self.counts[t] = self.counts.get(t, 0) + 1
         bucket = self.examples.setdefault(t, [])
         if len(bucket) < self.k:
@@ -84,45 +86,6 @@ class SemanticTally:
         }
 
 
-def write_outputs(
-    folder: Path,
-    corpus: Corpus,
-    metrics: Metrics,
-    cfg: Config,
-    read_source: ReadSource | None = None,
-) -> None:
-    """Write every output file of an in-memory corpus into `folder` (as `write_stream`,
-    then the source view). `read_source` gives a Markdown source's text for the source
-    view (sources/); without it the view shows each chunk's text instead of its lines."""
-    surviving = sum(1 for c in corpus.chunks if not c.omit)
-    got = write_stream(
-        folder,
-        corpus.chunks,
-        surviving=surviving,
-        discarded=corpus.discarded,
-        reports=corpus.reports,
-        errors=corpus.errors,
-        cfg=cfg,
-        glossary=corpus.glossary,
-    )
-    if got != metrics:
-        raise ValueError("write_outputs: metrics do not match the corpus")
-    write_source_view(folder, corpus, cfg, read_source)
-
-
-def write_source_view(
-    folder: Path, corpus: Corpus, cfg: Config, read_source: ReadSource | None
-) -> None:
-    """OUT/sources/: one page per source file and an index (qa.sources)."""
-    write_sources(
-        folder,
-        corpus,
-        lambda c: flag_reason(c, cfg),
-        frozenset(c.id for c in corpus.chunks if is_flagged(c)),
-        read_source,
-    )
-
-
 def stream_source_view(
     folder: Path,
     chunks: Iterable[Chunk],
@@ -131,7 +94,8 @@ def stream_source_view(
     read_source: ReadSource | None,
     where: Mapping[str, str],
 ) -> None:
-    """`write_source_view` from chunks streamed in output order (one file at a time)."""
+    """OUT/sources/: one page per source file and an index, from chunks streamed in output
+    order (one file at a time)."""
     write_source_pages(
         folder, chunks, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where
     )

@@ -133,17 +133,6 @@ class Metrics:
             raise ValueError(f"metrics.json: {exc}") from None
 
 
-def word_histogram(counts: Sequence[int]) -> tuple[Bin, ...]:
-    """Bins `[lo, hi)` on `WORD_BINS` (edges at the quality thresholds), the last open."""
-    out: list[Bin] = []
-    for k, lo in enumerate(WORD_BINS):
-        hi = WORD_BINS[k + 1] if k + 1 < len(WORD_BINS) else None
-        n = sum(1 for w in counts if w >= lo and (hi is None or w < hi))
-        label = f"{lo}-{hi - 1}" if hi is not None else f"{lo}+"
-        out.append(Bin(bin=label, lo=lo, hi=hi, count=n))
-    return tuple(out)
-
-
 def bins_of(counts: Sequence[int]) -> tuple[Bin, ...]:
     out: list[Bin] = []
     for k, lo in enumerate(WORD_BINS):
@@ -163,14 +152,6 @@ def score_bins_of(counts: Sequence[int]) -> tuple[Bin, ...]:
         )
         for k, n in enumerate(counts)
     )
-
-
-def score_histogram(scores: Sequence[float]) -> tuple[Bin, ...]:
-    """Ten bins of width 0.1 on [0, 1]; the last includes 1.0."""
-    counts = [0] * SCORE_BINS
-    for s in scores:
-        counts[min(SCORE_BINS - 1, max(0, int(s * SCORE_BINS)))] += 1
-    return score_bins_of(counts)
 
 
 def location(c: Chunk) -> str:

@@ -19,18 +19,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from pathlib import Path
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
 from notechunk.corpus import Corpus
 from notechunk.errors import InputError
-from notechunk.io.jsonio import write_text
 
 SOURCES_DIR = "sources"
-MAX_PAGE_ITEMS = 2_000
 """Chunks (and discarded rows) one source page shows: a million-row sheet's page would
 hold the whole sheet in memory and in a browser; the rest are in stages/*.jsonl."""
 INDEX = "index.html"
@@ -155,7 +152,7 @@ class FileView:
         return self.counts[0] - len(self.chunks), self.n_discarded - len(self.discarded)
 
 
-def _by_source(
+def by_source(
     extras: Corpus,
 ) -> tuple[
     dict[str, str],
@@ -178,96 +175,3 @@ def _by_source(
         kinds.setdefault(e.source, "error")
         errors[e.source].append(e)
     return kinds, rows, reports, errors
-
-
-def file_views(corpus: Corpus, flagged: frozenset[str], read: ReadSource) -> list[FileView]:
-    """One view per source that produced anything (chunks, rows, reports or errors)."""
-    kinds, rows, reports, errors = _by_source(corpus)
-    chunks: dict[str, list[Chunk]] = defaultdict(list)
-    for c in corpus.chunks:
-        chunks[c.source].append(c)
-    kinds |= {source: mine[0].source_type for source, mine in chunks.items()}
-    return [
-        FileView(
-            source=source,
-            source_type=kind,
-            chunks=tuple(chunks[source]),
-            discarded=tuple(rows[source]),
-            reports=tuple(reports[source]),
-            errors=tuple(errors[source]),
-            text=read(source) if kind == "markdown" else None,
-            flagged=flagged,
-        )
-        for source, kind in sorted(kinds.items())
-    ]
-
-
-def write_sources(
-    folder: Path,
-    corpus: Corpus,
-    reason: Callable[[Chunk], str],
-    flagged: frozenset[str],
-    read: ReadSource | None = None,
-) -> None:
-    """Write OUT/sources/index.html and one page per source file into `folder`."""
-    write_source_pages(
-        folder,
-        corpus.chunks,
-        corpus,
-        reason,
-        lambda c: c.id in flagged,
-        read,
-        {c.id: c.source for c in corpus.chunks},
-    )
-
-
-def write_source_pages(
-    folder: Path,
-    chunks: Iterable[Chunk],
-    extras: Corpus,
-    reason: Callable[[Chunk], str],
-    is_flagged: Callable[[Chunk], bool],
-    read: ReadSource | None,
-    where: Mapping[str, str],
-) -> None:
-    """The source view from chunks streamed in output order (each file's chunks one
-    after another): a file's page is written when its chunks are done, so only one file
-    is held at a time. `extras` gives the discarded rows, sheet reports and errors;
-    `where` the source of every chunk a duplicate points to (filled as the stream goes)."""
-    from notechunk.qa import sources_html
-
-    read = read or (lambda _: None)
-    kinds, rows, reports, errors = _by_source(extras)
-    target = folder / SOURCES_DIR
-    summary: dict[str, sources_html.IndexRow] = {}
-
-    def emit(source: str, kind: str, shown: list[Chunk], totals: tuple[int, int, int]) -> None:
-        view = FileView(
-            source=source,
-            source_type=kind,
-            chunks=tuple(shown),
-            discarded=tuple(rows[source][:MAX_PAGE_ITEMS]),
-            reports=tuple(reports[source]),
-            errors=tuple(errors[source]),
-            text=read(source) if kind == "markdown" else None,
-            flagged=frozenset(c.id for c in shown if is_flagged(c)),
-            totals=totals,
-            discarded_total=len(rows[source]),
-        )
-        write_text(target / page_name(source), sources_html.page(view, reason, where))
-        summary[source] = sources_html.index_row(view)
-
-    for source, group in groupby(chunks, key=lambda c: c.source):
-        shown: list[Chunk] = []
-        n = kept = flagged = 0
-        for c in group:
-            n += 1
-            kept += not c.omit
-            flagged += is_flagged(c)
-            if len(shown) < MAX_PAGE_ITEMS:
-                shown.append(c)
-        emit(source, shown[0].source_type, shown, (n, kept, flagged))
-    for source, kind in kinds.items():
-        if source not in summary:
-            emit(source, kind, [], (0, 0, 0))
-    write_text(target / INDEX, sources_html.index([summary[k] for k in sorted(summary)]))

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from notechunk.search.embedding import MiniLM as Model
+from notechunk.search.embedding import model_id, require_dense
 from notechunk.search.runview import FinishedRun, cache_path, drop_stale
 
 if TYPE_CHECKING:
@@ -33,21 +35,17 @@ class Embedder(Protocol):
 
 
 class MiniLM:
-    """The packaged all-MiniLM-L6-v2 as the eval loads it (`evaluate.dense`): a UsageError
+    """The packaged all-MiniLM-L6-v2 (`search.embedding`): a UsageError
     naming `notechunk[dense]` when the extra is missing; the model loads on first use, so
     vectors already cached in OUT/.search need no torch."""
 
     def __init__(self) -> None:
-        from notechunk.evaluate import dense as eval_dense
-
-        eval_dense.require_dense()
-        self.cache_tag = re.sub(r"[^A-Za-z0-9._-]+", "_", eval_dense.model_id())
-        self._model: eval_dense.MiniLM | None = None
+        require_dense()
+        self.cache_tag = re.sub(r"[^A-Za-z0-9._-]+", "_", model_id())
+        self._model: Model | None = None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if self._model is None:
-            from notechunk.evaluate.dense import MiniLM as Model
-
             self._model = Model()
         return self._model.encode(list(texts))
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from notechunk.bm25 import Bm25Index
 from notechunk.chunk import Chunk
 from notechunk.errors import UsageError
 from notechunk.search import bm25, dense
@@ -85,7 +86,7 @@ class Ranker:
         self._embedder = embedder
         self._lines: list[bytes] | None = None
         self._texts: list[str] | None = None
-        self._bm25: bm25.Bm25Index | None = None
+        self._bm25: Bm25Index | None = None
         self._vectors: np.ndarray | None = None
         self._model: dense.Embedder | None = None
 
@@ -100,7 +101,7 @@ class Ranker:
             self._texts = embed_texts(self.lines())
         return self._texts
 
-    def bm25_index(self) -> bm25.Bm25Index:
+    def bm25_index(self) -> Bm25Index:
         if self._bm25 is None:
             index, self.built["bm25"] = bm25.load_or_build(self.run, self.texts, save=self.save)
             self._bm25 = index

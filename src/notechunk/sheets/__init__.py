@@ -1,6 +1,6 @@
 """Spreadsheet runner: .xlsx/.xlsm/.xls/.ods/.csv rows -> skip rules -> template | fallback.
 
-The names below load on first use, so `notechunk.sheets.syntax` (which the config imports
+The names below load on first use, so `notechunk.config.syntax` (which the config imports
 to check template text) does not pull in the readers.
 """
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from notechunk.config import SheetsConfig
 from notechunk.errors import InputError
 from notechunk.sheets.limits import cut_cells
-from notechunk.sheets.read import RawSheet, SheetRow
+from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.textio import FALLBACK_FLAG, detect_encoding
 
 FIELD_LIMIT = 1 << 24  # characters in one CSV field: raised once from csv's 131,072

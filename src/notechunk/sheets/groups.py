@@ -1,4 +1,4 @@
-"""Context carried down (SPEC §1.2, v2): a group header row names the rows below it.
+"""Context carried down (SPEC §1.2): a group header row names the rows below it.
 
 A group header is a one-cell text row standing in the table's first column ("Jhelum
 River" above its dams, "JK" above the parks of Jammu and Kashmir, "Unit II" above its

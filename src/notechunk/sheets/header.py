@@ -6,7 +6,7 @@ or "2011-12" counts as text here), and a width close to the table's (>= 60% of t
 second-widest row seen: one stray wide row does not make itself the header). A template's
 `header_row` pins it instead (and nothing is stacked onto a pinned row).
 
-Stacked headers (SPEC §1.2, v2) are joined into one name per column, top to bottom:
+Stacked headers (SPEC §1.2) are joined into one name per column, top to bottom:
 - up to 3 rows directly above the header (no blank row between) whose cells are all short
   text, unless the row is a title (one cell, in the first column) or sits under a row
   filled in the same columns (a run of alike rows is a table, not a header);
@@ -29,7 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from notechunk.sheets.read import SheetRow
+from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import is_numeric, is_placeholder
 
 # a year or fiscal year ("2011", "2011-12") is a column name in a header row

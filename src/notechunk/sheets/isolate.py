@@ -26,9 +26,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
+from notechunk._proc import mp_context
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.sheets.read import RawSheet, SheetRow, check_container, read_workbook
+from notechunk.sheets.model import RawSheet, SheetRow
+from notechunk.sheets.read import check_container, read_workbook
 
 T = TypeVar("T")
 Send = Callable[[tuple[Any, ...]], None]
@@ -100,8 +102,6 @@ def isolated(
     body: Callable[..., None], args: tuple[Any, ...], rel: str, cfg: Config
 ) -> Iterator[Receive]:
     """Run `body(send, *args)` in a limited worker; yields `receive()` for its messages."""
-    from notechunk.engines.local import mp_context
-
     mb = cfg.sheets.worker_memory_mb
     timeout = cfg.sheets.worker_timeout_s
     with tempfile.TemporaryDirectory(prefix="notechunk-worker-") as tmp:

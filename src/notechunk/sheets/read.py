@@ -18,37 +18,22 @@ Contract:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from notechunk.config import SheetsConfig
+from notechunk.discover import SHEET_EXTENSIONS
 from notechunk.errors import InputError
 from notechunk.sheets.cells import CellNote, display, xlsx_cell_notes
+from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.guard import check_container, check_zip, sniff
 from notechunk.sheets.limits import Budget, cut_cells
+from notechunk.sheets.model import RawSheet, SheetRow
 
-WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
-SHEET_SUFFIXES = WORKBOOK_SUFFIXES | {".csv"}
+SHEET_SUFFIXES = SHEET_EXTENSIONS
+WORKBOOK_SUFFIXES = SHEET_EXTENSIONS - {".csv"}
 
 _MAX_MERGE_FILLS = 1_000_000  # cells copied down merged ranges, per sheet
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SheetRow:
-    """One row: its real 1-based number, its cells as display strings, per-cell notes, and
-    the (first, last) column indexes of horizontally merged ranges that start in it."""
-
-    number: int
-    cells: tuple[str, ...]
-    flags: tuple[str, ...] = ()
-    merged: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RawSheet:
-    name: str
-    visible: bool
-    rows: Iterator[SheetRow]
 
 
 # ---------------------------------------------------------------------------- workbooks
@@ -168,8 +153,6 @@ def _merge_spans(ranges: object, col0: int) -> dict[int, tuple[tuple[int, int], 
 
 def read_any(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
     if path.suffix.lower() == ".csv":
-        from notechunk.sheets.csvread import read_csv
-
         return read_csv(path, rel, cfg)
     return read_workbook(path, rel, cfg)
 

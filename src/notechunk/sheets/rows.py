@@ -20,7 +20,7 @@ from notechunk.chunk import DiscardedRow, Piece
 from notechunk.config import Config, Template
 from notechunk.sheets.groups import GroupTracker
 from notechunk.sheets.header import Header, widen
-from notechunk.sheets.read import SheetRow
+from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import Skip, skip_reason
 from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text
 

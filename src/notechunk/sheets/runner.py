@@ -20,7 +20,7 @@ count left unread.
 A row that repeats a row of the header zone (a printed report repeats its title and header
 rows on every page) is discarded as `repeated_header`.
 
-Context carried down (v2): a one-cell text row ("Jhelum River") is discarded
+Context carried down: a one-cell text row ("Jhelum River") is discarded
 (`too_few_fields`, or `structural` for "Unit II") and becomes the `group` of the rows
 below it until the next such row.
 """
@@ -39,7 +39,7 @@ from notechunk.errors import InputError
 from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.header import Header, build_header, find_header
 from notechunk.sheets.isolate import read_isolated, run_isolated
-from notechunk.sheets.read import RawSheet, SheetRow
+from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.sheets.rows import SheetRows, Tally, row_key
 from notechunk.sheets.templates import select_template
 

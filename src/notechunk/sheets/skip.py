@@ -7,9 +7,9 @@ report can show why a row went.
 - structural: every non-empty cell is a number or a structural label ("Chapter 1",
   "Unit II", "Part A", "Total", "S.No."), and at least one is a label.
 - mostly_numeric: at least `mostly_numeric_share` of the non-empty cells are numbers,
-  percentages, currency amounts or dates, and (v2, `skip.mostly_numeric = "label"`) no
-  cell is a text label or the sheet has no header: a state with its GDP by year is a fact
-  once its headers name the years. `"ratio"` restores the seed's rule (the share alone).
+  percentages, currency amounts or dates, and (`skip.mostly_numeric = "label"`) no cell
+  is a text label or the sheet has no header: a state with its GDP by year is a fact once
+  its headers name the years. `"ratio"` decides on the share alone.
 - too_few_fields: fewer than `min_fields` non-empty cells.
 
 A text label is a cell with a letter in it that is neither a number nor a placeholder

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from notechunk.config import Template
-from notechunk.sheets.syntax import Segment, fields_of, parse_template
+from notechunk.config.syntax import Segment, fields_of, parse_template
 
 _TAG_CHARS = frozenset("#[(*★☆⭐✪✱")
 _HASHTAG = re.compile(r"(?<![\w&])#[A-Za-z][\w-]*")

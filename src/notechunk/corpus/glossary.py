@@ -1,0 +1,75 @@
+"""The glossary pass: the corpus glossary from every file's statistics, then (with
+`enrich.acronyms`) each part of a file expanded with it.
+
+Every engine runs it the same way: the files' `GlossaryStats` (counted where each file was
+processed) merged in any grouping, `corpus_glossary` once, then `expand_part` over each
+stored part of a file (a spill record, a Ray row), which also remakes what the later
+passes read of a changed part (its token block and dedupe key hashes), so dedupe and the
+scores see the final `embed_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import dataclass
+from pathlib import Path
+
+from notechunk.chunk import Chunk
+from notechunk.config import Config
+from notechunk.corpus.dedupe import Hashes, key_hashes
+from notechunk.corpus.scores.termblock import TermBlock, term_block
+from notechunk.enrich.glossary import (
+    Glossary,
+    GlossaryStats,
+    build_glossary,
+    expand_acronyms,
+    merge_all,
+    parse_glossary,
+)
+from notechunk.errors import ConfigError, InputError
+from notechunk.textio import decode_text
+
+
+def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
+    """The `enrich.glossary` file's entries (none when unset); ConfigError when unreadable."""
+    path = cfg.enrich.glossary
+    if not path:
+        return ()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the glossary ({exc.strerror or exc})") from None
+    try:
+        text = decode_text(data, path).text
+    except InputError as exc:
+        raise ConfigError(f"{path}: {exc.reason}") from None
+    return parse_glossary(text, path)
+
+
+def corpus_glossary(
+    stats: Iterable[GlossaryStats], user: Sequence[tuple[str, str]] = ()
+) -> Glossary:
+    """The glossary of the whole corpus: every slice's statistics merged (any grouping
+    and order gives the same result), the user's entries first."""
+    return build_glossary(merge_all(stats), user)
+
+
+@dataclass(frozen=True, slots=True)
+class Expanded:
+    """A part of a file after expansion, with what the later passes read of it."""
+
+    chunks: tuple[Chunk, ...]
+    block: TermBlock
+    hashes: Hashes
+
+
+def expand_part(
+    chunks: Sequence[Chunk], glossary: Glossary, own: Set[str], cfg: Config
+) -> Expanded | None:
+    """`chunks` (part of one file that defines the acronyms `own`) with acronyms expanded
+    (`enrich.glossary.expand_acronyms`), their token block and key hashes made again;
+    None when no chunk changed (the stored part stands as it is)."""
+    out = tuple(expand_acronyms(chunks, glossary, own))
+    if all(a is b for a, b in zip(out, chunks, strict=True)):
+        return None
+    return Expanded(out, term_block(out), key_hashes(out, cfg.dedupe))

@@ -1,0 +1,241 @@
+"""BM25 over blocks: the corpus statistics (mergeable) and the index of shared terms.
+
+`CorpusStats` counts documents, their total length and each term's document frequency
+(terms as stable hashes, sorted); blocks counted anywhere merge in any order. `Index`
+holds the BM25 weight of every (term, chunk) pair whose term is usable (in at most
+`MAX_DF_SHARE` of the chunks) and found in 2 or more chunks: the only pairs another
+chunk can share with a query. The BM25 is `notechunk.bm25`'s (Lucene's, as bm25s).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk import bm25
+from notechunk.corpus.scores.termblock import I64, U64, TermBlock, sorted_unique, unique_inverse
+
+MAX_DF_SHARE = 0.05
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+
+
+def _empty_u64() -> U64:
+    return np.zeros(0, dtype=np.uint64)
+
+
+def _empty_i64() -> I64:
+    return np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusStats:
+    """What BM25 needs of the whole index: documents, total length, df per term hash
+    (`terms` sorted). `merge` adds two blocks' statistics; the order of merging is free."""
+
+    n_docs: int = 0
+    total_len: int = 0
+    terms: U64 = field(default_factory=_empty_u64)
+    df: I64 = field(default_factory=_empty_i64)
+
+    @classmethod
+    def of_block(cls, block: TermBlock) -> CorpusStats:
+        local, inv = unique_inverse(block.doc_terms)
+        pairs = sorted_unique(inv * max(block.n_docs, 1) + block.doc_of)
+        df = np.bincount(pairs // max(block.n_docs, 1), minlength=len(local)).astype(np.int64)
+        return cls(block.n_docs, len(block.doc_terms), local, df)
+
+    def merge(self, other: CorpusStats) -> CorpusStats:
+        terms = np.concatenate((self.terms, other.terms))
+        df = np.concatenate((self.df, other.df))
+        if len(terms) == 0:
+            return CorpusStats(self.n_docs + other.n_docs, self.total_len + other.total_len)
+        order = np.argsort(terms, kind="stable")
+        terms, df = terms[order], df[order]
+        starts = np.flatnonzero(np.concatenate(([True], terms[1:] != terms[:-1])))
+        return CorpusStats(
+            n_docs=self.n_docs + other.n_docs,
+            total_len=self.total_len + other.total_len,
+            terms=terms[starts],
+            df=np.add.reduceat(df, starts),
+        )
+
+    @property
+    def max_df(self) -> int:
+        """Terms in more chunks than this are not usable in a query."""
+        return max(2, math.floor(MAX_DF_SHARE * self.n_docs))
+
+    @property
+    def avgdl(self) -> float:
+        return self.total_len / self.n_docs if self.n_docs else 0.0
+
+    def idf(self) -> F64:
+        return bm25.idf(self.n_docs, self.df)
+
+
+def merge_stats(parts: Iterable[CorpusStats]) -> CorpusStats:
+    """All blocks' statistics as one, merging like sizes first (n log n, not n^2)."""
+    stack: list[CorpusStats] = []
+    for part in parts:
+        stack.append(part)
+        while len(stack) > 1 and len(stack[-2].terms) <= 2 * len(stack[-1].terms):
+            top = stack.pop()
+            stack.append(stack.pop().merge(top))
+    total = CorpusStats()
+    for part in stack:
+        total = total.merge(part)
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """A block's terms as indexes into the corpus vocabulary, and its (doc, term) counts."""
+
+    doc_tid: I64  # per doc-stream token
+    q_tid: I64  # per query-material token; -1 for a term not in the index
+    pair_doc: I64  # distinct (doc, term) of the doc stream, sorted by doc then term
+    pair_tid: I64
+    pair_tf: I64
+    pair_first: I64  # first position of the term in the doc stream
+    doc_len: I64
+
+
+def localise(block: TermBlock, stats: CorpusStats) -> Local:
+    v = max(len(stats.terms), 1)
+    local, inv = unique_inverse(block.doc_terms)
+    doc_tid = _lookup(stats.terms, local)[inv]
+    qlocal, qinv = unique_inverse(block.q_terms)
+    q_tid = _lookup(stats.terms, qlocal)[qinv]
+    keys = block.doc_of * v + doc_tid
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1]))) if len(sk) else order
+    tf = np.diff(np.append(starts, len(sk)))
+    return Local(
+        doc_tid=doc_tid,
+        q_tid=q_tid,
+        pair_doc=sk[starts] // v,
+        pair_tid=sk[starts] % v,
+        pair_tf=tf.astype(np.int64),
+        pair_first=order[starts] - _doc_starts(block)[sk[starts] // v],
+        doc_len=np.bincount(block.doc_of, minlength=block.n_docs).astype(np.int64),
+    )
+
+
+def _doc_starts(block: TermBlock) -> I64:
+    counts = np.bincount(block.doc_of, minlength=block.n_docs)
+    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+
+
+def _lookup(sorted_terms: U64, terms: U64) -> I64:
+    """Index of each term hash in `sorted_terms`, -1 where absent."""
+    if len(sorted_terms) == 0:
+        return np.full(len(terms), -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(sorted_terms, terms), len(sorted_terms) - 1)
+    return np.where(sorted_terms[pos] == terms, pos, -1).astype(np.int64)
+
+
+def bm25_weights(stats: CorpusStats, idf: F64, tid: I64, tf: I64, dl: I64) -> F32:
+    """Lucene BM25 weight of each (term, doc) pair, as float32 (so sums agree bit for bit
+    wherever the same pair is weighed)."""
+    return bm25.weights(idf[tid], tf, dl, stats.avgdl)
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """BM25 weights of the pairs another chunk can share: usable terms in 2+ chunks.
+
+    Term-major (CSR: `indptr` by term, `docs`, `weights`); `keys` = term * n_docs + doc,
+    sorted, finds one (term, doc) weight by binary search; `bound[t]` = the largest weight
+    of term t in any chunk (0 for a term in one chunk only).
+    """
+
+    stats: CorpusStats
+    idf: F64
+    indptr: I64
+    docs: NDArray[np.int32]
+    weights: F64
+    keys: I64
+    bound: F64
+
+
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """One block's weighed pairs of shared terms, by term then chunk (chunks numbered in
+    the whole index): what `fill_index` lays out. Made wherever the block is."""
+
+    tid: I64
+    doc: I64
+    w: F32
+
+
+def shared_terms(stats: CorpusStats) -> NDArray[np.bool_]:
+    """The terms the index keeps: usable (df <= max_df) and in 2 or more chunks."""
+    return (stats.df >= 2) & (stats.df <= stats.max_df)
+
+
+def postings(
+    block: TermBlock, stats: CorpusStats, offset: int, idf: F64, shared: NDArray[np.bool_]
+) -> Postings:
+    """The (term, chunk) weights of a block whose first chunk is document `offset`, for
+    the `shared_terms`, with the final statistics (`idf` = `stats.idf()`)."""
+    loc = localise(block, stats)
+    keep = shared[loc.pair_tid]
+    tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
+    w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
+    order = np.lexsort((doc, tid))  # by term, then chunk
+    return Postings(tid[order], doc[order] + offset, w[order])
+
+
+def build_index(blocks: Iterable[TermBlock], stats: CorpusStats) -> Index:
+    """Pass 2: the blocks again, in the order counted, weighed with the final statistics."""
+
+    idf, shared = stats.idf(), shared_terms(stats)
+
+    def parts() -> Iterable[Postings]:
+        offset = 0
+        for block in blocks:
+            yield postings(block, stats, offset, idf, shared)
+            offset += block.n_docs
+
+    return fill_index(parts(), stats)
+
+
+def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
+    """The index from every block's postings, given in document order.
+
+    Each term's postings number its df, known from pass 1, so the index is laid out once
+    at its final size and filled block by block (no concatenation, no global sort).
+    """
+    idf = stats.idf()
+    n = max(stats.n_docs, 1)
+    sizes = np.where(shared_terms(stats), stats.df, 0)
+    indptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    all_keys = np.empty(int(indptr[-1]), dtype=np.int64)
+    all_w = np.empty(int(indptr[-1]), dtype=np.float64)
+    cursor = indptr[:-1].copy()
+    for part in parts:
+        tid, doc, w = part.tid, part.doc, part.w
+        starts = np.flatnonzero(np.concatenate(([True], tid[1:] != tid[:-1]))) if len(tid) else tid
+        runs = np.diff(np.append(starts, len(tid)))
+        at = cursor[tid] + np.arange(len(tid)) - np.repeat(starts, runs)
+        all_keys[at] = tid * n + doc
+        all_w[at] = w
+        cursor[tid[starts]] += runs
+    bound = np.zeros(len(stats.terms), dtype=np.float64)
+    filled = np.flatnonzero(sizes > 0)
+    if len(filled):
+        bound[filled] = np.maximum.reduceat(all_w, indptr[filled])
+    return Index(
+        stats=stats,
+        idf=idf,
+        indptr=indptr,
+        docs=(all_keys % n).astype(np.int32),
+        weights=all_w,
+        keys=all_keys,
+        bound=bound,
+    )

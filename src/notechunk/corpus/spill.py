@@ -1,0 +1,212 @@
+"""The local engine's store: a corpus on disk, so memory stays flat in corpus size.
+
+`spill` writes each file's chunks and token block as they arrive (Markdown and sheets
+apart, so reading them back gives output order, each in records of at most `RECORD`
+chunks), keeping per chunk only its dedupe key hash and omit bit; then the glossary pass
+(each record expanded where the glossary changes it) and dedupe (`dedupe.originals`).
+`SpilledCorpus.chunks` reads the chunks back with duplicates marked; `.scores` runs the
+score pass over the spilled token blocks (`scores.scores`, index blocks spilled too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport, SourceType
+from notechunk.config import Config
+from notechunk.corpus.dedupe import Hashes, key_hashes, mark_duplicates, originals
+from notechunk.corpus.glossary import corpus_glossary, expand_part
+from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.scores import SCORE_BLOCK, FileBlocks, scores
+from notechunk.corpus.scores.termblock import (
+    TermBlock,
+    doc_range,
+    from_arrays,
+    subset,
+    term_block,
+    to_arrays,
+)
+from notechunk.enrich.glossary import (
+    Glossary,
+    GlossaryStats,
+    file_defines,
+    glossary_stats,
+    merge_all,
+)
+from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
+
+KINDS: tuple[SourceType, ...] = ("markdown", "spreadsheet")
+RECORD = 8_192  # chunks per spill record: a million-row sheet is never encoded at once
+_MERGE_EVERY = 256  # glossary statistics merged every so many files (memory stays small)
+
+
+class SpilledBlocks:
+    """A `scores.BlockStore` on disk (the index blocks between the score passes)."""
+
+    def __init__(self, path: Path) -> None:
+        self._spill = ArraySpill(path)
+
+    def add(self, block: TermBlock) -> None:
+        self._spill.add(to_arrays(block))
+
+    def blocks(self) -> Iterator[TermBlock]:
+        return (from_arrays(a) for a in ArraySpill.read(self._spill.path))
+
+    def remove(self) -> None:
+        self._spill.path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpilledCorpus:
+    """A corpus on disk: Markdown and sheet results spilled in discovery order, and what
+    the passes need in memory (per chunk: 8 bytes of dedupe result and an omit bit).
+
+    `original[i]` is -1, or the output ordinal of the chunk that chunk i duplicates;
+    `glossary` is the corpus glossary (acronyms expanded in the spilled chunks when
+    `enrich.acronyms` is on)."""
+
+    folder: Path
+    results: tuple[Path, Path]  # Markdown, then sheets
+    terms: tuple[Path, Path]  # their token blocks, record by record
+    n_markdown: int
+    n_sheets: int
+    original: NDArray[np.int64]
+    omitted: NDArray[np.bool_]  # omitted by its runner or its label (before dedupe)
+    discarded: tuple[DiscardedRow, ...]
+    reports: tuple[SheetReport, ...]
+    errors: tuple[FileError, ...]
+    glossary: Glossary
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every chunk in output order, duplicates marked."""
+        records = (r for path in self.results for r in read_spill(path))
+        return mark_duplicates(records, self.original)
+
+    def scores(self, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
+        """Every chunk's retrieval score in output order, unrounded."""
+        indexed = self.original < 0
+
+        def parts() -> FileBlocks:
+            start = 0
+            for path in self.terms:
+                for arrays in ArraySpill.read(path):
+                    block = from_arrays(arrays)
+                    yield block, indexed[start : start + block.n_docs]
+                    start += block.n_docs
+
+        store = SpilledBlocks(self.folder / "index.terms")
+        try:
+            return scores(parts, self.original, store, block_size)
+        finally:
+            store.remove()
+
+
+def spill(
+    results: Iterable[tuple[FileResult, FileInputs | None]],
+    folder: Path,
+    cfg: Config,
+    discovery_errors: Iterable[FileError] = (),
+    user: Sequence[tuple[str, str]] = (),
+) -> SpilledCorpus:
+    """Every file's result to disk as it arrives, with its token block (Markdown and sheets
+    apart: output order is Markdown, then sheets), its dedupe key hashes and its glossary
+    statistics (`inputs` made here when None, as the workers make them); only small
+    records stay in memory. Then the glossary pass and dedupe."""
+    hashes: dict[str, list[Hashes]] = {k: [] for k in KINDS}
+    omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
+    discarded: list[DiscardedRow] = []
+    reports: list[SheetReport] = []
+    errors = list(discovery_errors)
+    stats: list[GlossaryStats] = []
+    owns: dict[str, set[str]] = {}  # with enrich.acronyms: what each file defines
+    paths = (folder / "markdown.spill", folder / "sheets.spill")
+    terms = {k: ArraySpill(folder / f"{k}.terms") for k in KINDS}
+    with SpillWriter(paths[0]) as md, SpillWriter(paths[1]) as sh:
+        writers = {"markdown": md, "spreadsheet": sh}
+        for r, inputs in results:
+            block = inputs.block if inputs is not None else None
+            for kind in KINDS:
+                mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
+                if not mask.any():
+                    continue
+                mine = [c for c in r.chunks if c.source_type == kind]
+                kblock = None if block is None else block if mask.all() else subset(block, mask)
+                for lo in range(0, len(mine), RECORD):
+                    part = tuple(mine[lo : lo + RECORD])
+                    writers[kind].add(FileResult(source=r.source, chunks=part))
+                    if kblock is None:  # made here, a record at a time
+                        terms[kind].add(to_arrays(term_block(part)))
+                    elif len(part) == len(mine):
+                        terms[kind].add(to_arrays(kblock))
+                    else:
+                        terms[kind].add(to_arrays(doc_range(kblock, lo, lo + len(part))))
+                    hashes[kind].append(key_hashes(part, cfg.dedupe))
+                    omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
+            if cfg.enrich.acronyms:
+                owns[r.source] = file_defines(r.chunks)
+            stats.append(inputs.glossary if inputs is not None else glossary_stats(r.chunks))
+            if len(stats) >= _MERGE_EVERY:
+                stats = [merge_all(stats)]
+            discarded += r.discarded
+            reports += r.reports
+            errors += r.errors
+    glossary = corpus_glossary(stats, user)
+    if cfg.enrich.acronyms and glossary.entries:
+        for kind, path in zip(KINDS, paths, strict=True):
+            hashes[kind] = _expanded(path, terms[kind].path, hashes[kind], glossary, owns, cfg)
+    hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
+    omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
+    n_md = sum(len(h) for h in hashes["markdown"])
+    return SpilledCorpus(
+        folder=folder,
+        results=paths,
+        terms=(terms["markdown"].path, terms["spreadsheet"].path),
+        n_markdown=n_md,
+        n_sheets=len(hl) - n_md,
+        original=originals(hl, omit),
+        omitted=omit,
+        discarded=tuple(discarded),
+        reports=tuple(reports),
+        errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
+        glossary=glossary,
+    )
+
+
+def _expanded(
+    spilled: Path,
+    term_path: Path,
+    hashes: list[Hashes],
+    glossary: Glossary,
+    owns: Mapping[str, Set[str]],
+    cfg: Config,
+) -> list[Hashes]:
+    """The glossary pass over one spill file: each record expanded with what its whole
+    file defines (`glossary.expand_part`) and written anew with its token block; returns
+    the dedupe key hashes of the final chunks."""
+    raw = spilled.with_name(spilled.name + ".raw")
+    raw_terms = term_path.with_name(term_path.name + ".raw")
+    spilled.rename(raw)
+    term_path.rename(raw_terms)
+    out = ArraySpill(term_path)
+    final: list[Hashes] = []
+    with SpillWriter(spilled) as writer:
+        records = zip(read_spill(raw), ArraySpill.read(raw_terms), hashes, strict=True)
+        for r, arrays, h in records:
+            got = expand_part(r.chunks, glossary, owns.get(r.source, set()), cfg)
+            if got is not None:
+                r, arrays, h = (
+                    FileResult(source=r.source, chunks=got.chunks),
+                    to_arrays(got.block),
+                    got.hashes,
+                )
+            writer.add(r)
+            out.add(arrays)
+            final.append(h)
+    raw.unlink()
+    raw_terms.unlink()
+    return final

@@ -1,0 +1,206 @@
+"""finish_file: one file's pieces into complete chunks, purely (no corpus knowledge needed).
+
+Order: normalise the text -> label it (word count and quality from the normalised text,
+so the two always agree) -> semantic type -> context and `embed_text` -> stable id ->
+opening references resolved (`enrich.references`, which adds to `embed_text` only).
+A piece whose text normalises to nothing carries no content and yields no chunk.
+
+`embed_text` is what a retriever should index (SPEC §1.4): the context, joined by " > "
+(the document title and the heading path; for a row the file's title, the sheet and the
+row's group), a newline, then the text. A context part equal to the one before it
+(a title repeated as the first heading, a CSV whose sheet is its file name) is said once.
+
+With a tokenizer configured, every chunk's `embed_text` is counted in one batch per file
+(`token_count`, special tokens included: what the embedder reads) before it is labelled,
+so `max_tokens` can label it `too_long_tokens`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from notechunk.chunk import Chunk, Location, MarkdownSpan, Piece, Pieces, SheetCell, SourceType
+from notechunk.config import Config
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
+from notechunk.enrich.references import resolve_references
+from notechunk.finish.quality import assess
+from notechunk.finish.semantic import semantic_type
+from notechunk.tokens import TokenCounter, counter_for
+
+ID_SCHEMA = "notechunk/1"
+_SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,9}[.)]) ")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)\}")
+_NAME_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def normalize_text(text: str) -> str:
+    """NFC, single spaces (non-breaking ones too), no trailing spaces, no pandoc leftovers."""
+    text = unicodedata.normalize("NFC", text)
+    if "{." in text:
+        text = _PANDOC_ATTR.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = "\n".join(_normalize_line(line) for line in text.split("\n"))
+    if "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
+    return text.strip()
+
+
+def _normalize_line(line: str) -> str:
+    """One line with single spaces; a nested list item keeps its indentation (depth)."""
+    body = _SPACES.sub(" ", line).strip()
+    if line.startswith("  ") and _LIST_ITEM.match(body):
+        indent = len(line) - len(line.lstrip(" "))
+        return " " * indent + body
+    return body
+
+
+_GENERIC_NAMES = frozenset({"readme", "index", "_index", "home", "notes", "untitled"})
+
+
+def title_from_name(source: str) -> str:
+    """A document title from its file name: no folder, no extension, `-` and `_` as spaces
+    ("history/bhakti-movement.md" -> "bhakti movement"). A generic name (README, index)
+    says nothing, so its folder names the document ("law/torts/README.md" -> "torts")."""
+    path = PurePosixPath(source)
+    stem = path.stem
+    if stem.casefold() in _GENERIC_NAMES and path.parent.name:
+        stem = path.parent.name
+    cleaned = " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
+    return unicodedata.normalize("NFC", cleaned) or stem
+
+
+def context_parts(
+    title: str, section_path: Iterable[str], sheet: str | None, group: str | None
+) -> tuple[str, ...]:
+    """The context a chunk stands in, outermost first, each part said once."""
+    raw = [title, *section_path] if sheet is None else [title, sheet, group or ""]
+    parts: list[str] = []
+    for part in raw:
+        part = " ".join(part.split())
+        if part and (not parts or parts[-1].casefold() != part.casefold()):
+            parts.append(part)
+    return tuple(parts)
+
+
+def embed_text(context: tuple[str, ...], text: str) -> str:
+    return " > ".join(context) + "\n" + text if context else text
+
+
+def chunk_id(
+    source: str,
+    source_type: SourceType,
+    lines: tuple[int, int] | None,
+    sheet: str | None,
+    row: int | None,
+    text: str,
+) -> str:
+    """Stable id: hash of schema, NFC source path, location and text (16 hex digits)."""
+    location = f"lines:{lines}" if source_type == "markdown" else f"sheet:{sheet}:row:{row}"
+    h = hashlib.sha256()
+    for part in (ID_SCHEMA, unicodedata.normalize("NFC", source), location, text):
+        h.update(part.encode("utf-8", "surrogateescape"))
+        h.update(b"\x00")
+    return h.hexdigest()[:16]
+
+
+def finish_file(
+    doc: Pieces,
+    cfg: Config,
+    tokens: TokenCounter | None = None,
+    finder: NameFinder | None = None,
+) -> tuple[Chunk, ...]:
+    """Complete chunks of one file, in piece order. Ids are unique within the file: the
+    same text at the same place twice (overlapping windows) gets a `-1`, `-2` suffix.
+
+    `tokens` is the counter of `cfg.tokenizer`, loaded once by the caller for many files;
+    when it is None and a tokenizer is configured, it is loaded here. With
+    `enrich.references`, opening references are resolved last by `finder` (built from the
+    config when not given), and a chunk whose `embed_text` grew is counted again.
+    """
+    title = doc.title if doc.title is not None else title_from_name(doc.source)
+    drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
+    embeds = [
+        embed_text(context_parts(title, p.section_path, p.sheet, p.group), text)
+        for p, text in drafts
+    ]
+    counts: list[int | None] = [None] * len(drafts)
+    if tokens is None and cfg.tokenizer:
+        tokens = counter_for(cfg.tokenizer)
+    if tokens is not None and embeds:
+        counts = [n + tokens.overhead for n in tokens.count(embeds)]
+    seen: dict[str, int] = {}
+    out: list[Chunk] = []
+    for (piece, text), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
+        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg)
+        n = seen.get(chunk.id)
+        seen[chunk.id] = 0 if n is None else n + 1
+        if n is not None:
+            chunk = replace(chunk, id=f"{chunk.id}-{n + 1}")
+        out.append(chunk)
+    if not cfg.enrich.references:
+        return tuple(out)
+    resolved = resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
+    if tokens is None:
+        return resolved
+    return tuple(_recount(new, old, tokens) for new, old in zip(resolved, out, strict=True))
+
+
+def _recount(new: Chunk, old: Chunk, tokens: TokenCounter) -> Chunk:
+    if new.embed_text == old.embed_text:
+        return new
+    (n,) = tokens.count([new.embed_text])
+    return replace(new, token_count=n + tokens.overhead)
+
+
+def location_of(piece: Piece) -> Location:
+    """A piece's place as its chunk records it: a line range, or a sheet row."""
+    if piece.lines is not None:
+        return MarkdownSpan(*piece.lines)
+    if piece.sheet is None or piece.row is None:
+        raise ValueError("a piece has either lines or a sheet and a row")
+    return SheetCell(piece.sheet, piece.row, piece.group)
+
+
+def _finish_piece(
+    doc: Pieces,
+    piece: Piece,
+    text: str,
+    title: str,
+    embedded: str,
+    token_count: int | None,
+    cfg: Config,
+) -> Chunk:
+    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
+    flags = (*piece.flags, *doc.flags, *extra)
+    if piece.omit_reason is not None:
+        omit = True
+        flags = (*flags, piece.omit_reason)
+    return Chunk(
+        text=text,
+        source=doc.source,
+        source_type=doc.source_type,
+        section_path=piece.section_path,
+        section_paths=piece.section_paths,
+        location=location_of(piece),
+        title=title,
+        created=doc.created,
+        tags=doc.tags,
+        embed_text=embedded,
+        word_count=words,
+        token_count=token_count,
+        quality=quality,
+        omit=omit,
+        flags=flags,
+        template=piece.template,
+        semantic_type=semantic_type(text, doc.source_type),
+        id=chunk_id(doc.source, doc.source_type, piece.lines, piece.sheet, piece.row, text),
+    )

@@ -1,0 +1,76 @@
+"""Quality labels and context-dead detection (SPEC §1.3), as data on the chunk.
+
+Precedence when several labels apply: context_dead > too_long > too_long_tokens >
+fragment > short > ok. `too_long_tokens` applies when a tokenizer and `max_tokens` (the
+embedder's limit) are configured; its flag `too_long_tokens:<n>><limit>` is set whenever a
+chunk is over the limit, whatever its label, so no truncation by the embedder goes unsaid.
+Fragments are flagged and kept (a short row such as "prompt: Zambia. answer: Lusaka." is
+a fact); `quality.<type>.omit_fragments = true` omits them. Context-dead chunks are always
+omitted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from notechunk.chunk import Quality, SourceType, count_words
+from notechunk.config import Config, ContextDeadConfig, QualityBands
+
+_LEADING_JUNK = re.compile(r"^[\s\W_]+", re.UNICODE)
+
+
+def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
+    """The context-dead phrase `text` starts with (after bullets and punctuation), if any.
+
+    A phrase must end at a word boundary: "for more" matches "For more details", not
+    "For moreover".
+    """
+    head = _LEADING_JUNK.sub("", text[:200]).lower()
+    for phrase in cfg.phrases:
+        if head.startswith(phrase):
+            rest = head[len(phrase) : len(phrase) + 1]
+            if not rest or not (rest.isalnum() or rest == "_"):
+                return phrase
+    return None
+
+
+def classify(
+    text: str,
+    word_count: int,
+    source_type: SourceType,
+    cfg: Config,
+    token_count: int | None = None,
+) -> tuple[Quality, bool, str | None]:
+    """(label, omit, context-dead phrase) for one chunk's text."""
+    phrase = context_dead_phrase(text, cfg.context_dead)
+    if phrase is not None:
+        return "context_dead", True, phrase
+    bands: QualityBands = (
+        cfg.quality.markdown if source_type == "markdown" else cfg.quality.spreadsheet
+    )
+    if word_count > bands.max_words:
+        return "too_long", False, None
+    if over_token_limit(token_count, cfg):
+        return "too_long_tokens", False, None
+    if word_count < bands.fragment_words:
+        return "fragment", bands.omit_fragments, None
+    if word_count < bands.short_words:
+        return "short", False, None
+    return "ok", False, None
+
+
+def over_token_limit(token_count: int | None, cfg: Config) -> bool:
+    return token_count is not None and 0 < cfg.max_tokens < token_count
+
+
+def assess(
+    text: str, source_type: SourceType, cfg: Config, token_count: int | None = None
+) -> tuple[int, Quality, bool, tuple[str, ...]]:
+    """(word count, label, omit, flags to add) for a chunk's text: the one place a label
+    and its `context_dead:<phrase>` and `too_long_tokens:<n>><limit>` flags are computed."""
+    words = count_words(text)
+    quality, omit, phrase = classify(text, words, source_type, cfg, token_count)
+    flags: tuple[str, ...] = () if phrase is None else (f"context_dead:{phrase}",)
+    if over_token_limit(token_count, cfg):
+        flags = (*flags, f"too_long_tokens:{token_count}>{cfg.max_tokens}")
+    return words, quality, omit, flags

@@ -1,0 +1,170 @@
+"""Per-file work: one file's bytes and the config in, its finished chunks out.
+
+`process_file` is the one dispatch on a file's kind (Markdown or spreadsheet): it cuts the
+file into pieces with that kind's reader and finishes them (`finish.finish_file`), so
+everything a file contributes is complete before any corpus pass sees it. A bad file is a
+`FileError` in its result, never an exception. `Tools` are what a worker loads once for
+many files (segmenter, block parser, token counter, name finder); `process_batch` is the
+unit of parallel work, with the per-file cache around `process_file`. `plain_places` is
+the same dispatch for the eval's peers: a file as the plain documents they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from notechunk._proc import TimeLimitExceeded, time_limit
+from notechunk.chunk import FileError, FileResult, Pieces
+from notechunk.config import Config
+from notechunk.discover import SourceFile
+from notechunk.enrich import get_finder
+from notechunk.enrich.names import NameFinder
+from notechunk.errors import InputError
+from notechunk.finish import finish_file
+from notechunk.io.cache import Cache, file_key
+from notechunk.markdown import markdown_pieces
+from notechunk.markdown.sections import BlockParser, make_block_parser
+from notechunk.segment import get_segmenter
+from notechunk.segment.base import Segmenter
+from notechunk.sheets import process_sheet_file
+from notechunk.sheets.plain import plain_rows
+from notechunk.textio import decode_text, read_text
+from notechunk.tokens import TokenCounter, counter_for
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """What per-file work loads once and reuses for every file of a batch."""
+
+    segmenter: Segmenter
+    parser: BlockParser
+    tokens: TokenCounter | None
+    finder: NameFinder
+
+    @classmethod
+    def load(cls, cfg: Config) -> Tools:
+        return cls(
+            get_segmenter(cfg.segmenter),
+            make_block_parser(),
+            counter_for(cfg.tokenizer),
+            get_finder(cfg.enrich.references_backend),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """A file's result and its cache key (None when the file could not be read)."""
+
+    result: FileResult
+    key: str | None
+
+
+def failed(rel: str, stage: str, reason: str) -> FileResult:
+    return FileResult(source=rel, errors=(FileError(source=rel, stage=stage, reason=reason),))
+
+
+def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileResult:
+    """One Markdown file's bytes to finished chunks."""
+    try:
+        decoded = decode_text(data, rel)
+    except InputError as exc:
+        return failed(rel, "read", exc.reason)
+    limit = cfg.markdown.timeout_s
+    try:
+        with time_limit(limit):
+            pieces = markdown_pieces(
+                decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens
+            )
+    except TimeLimitExceeded:
+        return failed(
+            rel, "chunk", f"timeout: chunking took longer than markdown.timeout_s = {limit:g} s"
+        )
+    if decoded.flags:
+        pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
+    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tools.tokens, tools.finder))
+
+
+def process_sheet(
+    path: Path, rel: str, cfg: Config, tokens: TokenCounter | None = None
+) -> FileResult:
+    """One spreadsheet file (read in an isolated worker, or streamed for CSV) to chunks."""
+    res = process_sheet_file(path, rel, cfg)
+    pieces = Pieces(source=rel, source_type="spreadsheet", pieces=tuple(res.pieces))
+    return FileResult(
+        source=rel,
+        chunks=finish_file(pieces, cfg, tokens),
+        discarded=tuple(res.discarded),
+        reports=tuple(res.reports),
+        errors=tuple(res.errors),
+    )
+
+
+def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -> FileResult:
+    """One file to its result, by its kind. `data` is the file's bytes for a Markdown file
+    (None: read here); a spreadsheet's reader opens the file itself, in a stream."""
+    if f.kind == "spreadsheet":
+        return process_sheet(f.path, f.rel, cfg, tools.tokens)
+    if data is None:
+        try:
+            data = f.path.read_bytes()
+        except OSError as exc:
+            return failed(f.rel, "read", f"cannot read file ({exc.strerror or exc})")
+    return process_markdown(f.rel, data, cfg, tools)
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """A file, or one row of a sheet, as plain text (what a peer chunker is given), with a
+    note on how it was read (a decoding fallback) or None."""
+
+    source: str
+    text: str
+    note: str | None = None
+
+
+def plain_places(f: SourceFile, cfg: Config) -> Iterator[Plain]:
+    """The file as plain documents, by its kind: a Markdown file whole (decoded as `run`
+    decodes it), a sheet row by row as `header: value` lines. Raises `InputError` or
+    `OSError` when the file cannot be read (after the rows read before)."""
+    if f.kind == "spreadsheet":
+        for source, text in plain_rows(f.path, f.rel, cfg):
+            yield Plain(source, text)
+        return
+    decoded = read_text(f.path, f.rel)
+    yield Plain(f.rel, decoded.text, "decoded as cp1252 (not UTF-8)" if decoded.fell_back else None)
+
+
+def process_files(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResult]:
+    """Each file's result in order, in this process, without a cache (the API's path)."""
+    tools = Tools.load(cfg)
+    for f in files:
+        yield process_file(f, None, cfg, tools)
+
+
+def process_batch(
+    files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
+) -> list[FileOutcome]:
+    """Process files in order; results without errors are cached under `cache_root`."""
+    tools = Tools.load(cfg)
+    cache = Cache(cache_root) if cache_root is not None else None
+    out: list[FileOutcome] = []
+    for f in files:
+        try:
+            data = f.path.read_bytes()
+        except OSError as exc:
+            reason = f"cannot read file ({exc.strerror or exc})"
+            out.append(FileOutcome(failed(f.rel, "read", reason), None))
+            continue
+        key = file_key(data, f.rel, cfg_key)
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None:
+            out.append(FileOutcome(hit, key))
+            continue
+        result = process_file(f, data if f.kind == "markdown" else None, cfg, tools)
+        del data  # the sheet reader streamed the file itself
+        if cache is not None and not result.errors:
+            cache.put(key, result)
+        out.append(FileOutcome(result, key))
+    return out

@@ -1,0 +1,24 @@
+"""What every sheet reader yields: a sheet's rows as display strings, streamed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetRow:
+    """One row: its real 1-based number, its cells as display strings, per-cell notes, and
+    the (first, last) column indexes of horizontally merged ranges that start in it."""
+
+    number: int
+    cells: tuple[str, ...]
+    flags: tuple[str, ...] = ()
+    merged: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RawSheet:
+    name: str
+    visible: bool
+    rows: Iterator[SheetRow]

@@ -1,0 +1,111 @@
+"""corpus.spill: the local engine's store gives what the in-memory passes give, in output
+order, whatever the records; the glossary pass expands a file with its whole definitions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chunks import make_chunk
+from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
+from notechunk.config import Config
+from notechunk.corpus import spill as spilled
+from notechunk.corpus.dedupe import dedupe
+from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.scores import retrieval_scores
+from notechunk.corpus.scores.termblock import term_block
+from notechunk.corpus.spill import spill
+from notechunk.enrich.glossary import glossary_stats
+from notechunk.finish import finish_file
+from passes import gather
+
+CFG = Config()
+
+
+def chunk(text: str, source: str, path: tuple[str, ...], line: int = 1) -> Chunk:
+    piece = Piece(text=text, section_path=path, lines=(line, line))
+    (c,) = finish_file(Pieces(source=source, source_type="markdown", pieces=(piece,)), CFG)
+    return c
+
+
+def test_the_spill_puts_markdown_first_and_sorts_errors(tmp_path: Path) -> None:
+    row = make_chunk(text="r", source="a.csv", source_type="spreadsheet", row=2)
+    md = chunk("m", "b.md", ())
+    results = [
+        FileResult(source="a.csv", chunks=(row,)),
+        FileResult(
+            source="b.md", chunks=(md,), errors=(FileError(source="b.md", stage="x", reason="y"),)
+        ),
+    ]
+    errors = [FileError(source="a.md", stage="discover", reason="z")]
+    sc = spill(((r, None) for r in results), tmp_path, CFG, errors)
+    assert list(sc.chunks()) == [md, row]
+    assert (sc.n_markdown, sc.n_sheets) == (1, 1)
+    assert [e.source for e in sc.errors] == ["a.md", "b.md"]
+    assert gather(results, errors).chunks == (md, row)  # the tests' in-memory twin agrees
+
+
+@pytest.mark.parametrize("record", [8_192, 3, 1])
+@pytest.mark.parametrize("made_by_worker", [False, True])
+def test_the_spilled_passes_equal_the_in_memory_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, made_by_worker: bool
+) -> None:
+    """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score,
+    whether a file is one spill record or cut into records of `record` chunks."""
+    monkeypatch.setattr(spilled, "RECORD", record)
+    texts = ["Doxycycline", "Article 21 protects life.", "Doxycycline", "Monsoon rain in June."]
+    results = [
+        FileResult(
+            source=f"f{k}.md",
+            chunks=tuple(chunk(t, f"f{k}.md", ("Treatment",), i) for i, t in enumerate(texts)),
+        )
+        for k in range(3)
+    ]
+    rows = tuple(Piece(text="Pass: Zoji La; State: Ladakh", sheet="p", row=k) for k in (2, 3, 4))
+    sheet = finish_file(Pieces(source="p.csv", source_type="spreadsheet", pieces=rows), CFG)
+    results.insert(1, FileResult(source="p.csv", chunks=sheet))
+    memory = dedupe(gather(results).chunks, CFG.dedupe)
+    given = (
+        ((r, FileInputs(term_block(r.chunks), glossary_stats(r.chunks))) for r in results)
+        if made_by_worker
+        else ((r, None) for r in results)
+    )
+    sc = spill(given, tmp_path, CFG)
+    assert list(sc.chunks()) == memory
+    surviving = int(np.count_nonzero(~sc.omitted & (sc.original < 0)))
+    assert surviving == sum(1 for c in memory if not c.omit)
+    for size in (2, 5, 1000):
+        got = [round(float(s), 4) for s in sc.scores(block_size=size)]
+        assert got == retrieval_scores(memory)
+
+
+@pytest.mark.parametrize("record", [8_192, 1])
+def test_acronyms_expand_per_file_whatever_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int
+) -> None:
+    """With enrich.acronyms, a file's own definitions are not repeated in its chunks even
+    when the file is cut into several spill records; other files get the expansion."""
+    monkeypatch.setattr(spilled, "RECORD", record)
+    cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
+    who = FileResult(
+        source="who.md",
+        chunks=(
+            chunk("The World Health Organization (WHO) was set up in 1948.", "who.md", ("A",), 1),
+            chunk("The WHO is based in Geneva and has six regional offices.", "who.md", ("B",), 3),
+        ),
+    )
+    other = FileResult(
+        source="news.md",
+        chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
+    )
+    sc = spill(((r, None) for r in (who, other)), tmp_path, cfg)
+    got = {c.text[:12]: c.acronyms for c in sc.chunks()}
+    assert got == {
+        "The World He": (),
+        "The WHO is b": (),
+        "In 2020 the ": (("WHO", "World Health Organization"),),
+    }
+    assert sc.glossary is not None and [e.acronym for e in sc.glossary.entries] == ["WHO"]

@@ -1,0 +1,49 @@
+"""perfile: one file's bytes in, its finished chunks (or one FileError) out; the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from notechunk.chunk import FileResult
+from notechunk.config import Config
+from notechunk.discover import discover
+from notechunk.perfile import Tools, process_batch, process_markdown
+from notechunk.textio import FALLBACK_FLAG
+
+CFG = Config()
+
+
+def md(data: bytes, rel: str = "n.md") -> FileResult:
+    return process_markdown(rel, data, CFG, Tools.load(CFG))
+
+
+def test_markdown_is_finished_with_ids_and_title() -> None:
+    res = md(b"# Writs\n\nHabeas corpus protects personal liberty against unlawful detention.\n")
+    (c,) = res.chunks
+    assert c.id and c.title == "n" and c.embed_text.startswith("n > Writs\n")
+    assert c.quality == "fragment" and c.word_count == 8
+
+
+def test_cp1252_note_is_read_and_flagged_once() -> None:
+    (c,) = md("# Caf\u00e9\n\nThe caf\u00e9 opened in 1923.\n".encode("cp1252")).chunks
+    assert "café" in c.text and c.flags.count(FALLBACK_FLAG) == 1
+
+
+def test_binary_file_is_one_error() -> None:
+    res = md(b"\x00\x01binary")
+    assert not res.chunks and len(res.errors) == 1 and "NUL" in res.errors[0].reason
+
+
+def test_batch_caches_good_results_only(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("# A\n\nAlpha text.\n")
+    (src / "b.md").write_bytes(b"\x00bad")
+    files = list(discover(src).files)
+    first = process_batch(files, CFG, tmp_path / "cache", "k")
+    assert [bool(o.result.errors) for o in first] == [False, True]
+    cached = list((tmp_path / "cache").rglob("*.json"))
+    assert len(cached) == 1
+    again = process_batch(files, CFG, tmp_path / "cache", "k")
+    assert [o.result for o in again] == [o.result for o in first]
+    assert [o.key for o in again] == [o.key for o in first]
