@@ -215,8 +215,8 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
     """The chunks `run` would ship for `src` (a folder or one file), made in memory and
     yielded file by file: Markdown files first, then spreadsheets, as in chunks.jsonl.gz,
     but without the passes that need the whole corpus first (acronyms are not expanded,
-    no retrieval score). Nothing is written. A file that fails raises `InputError` when its turn comes (a run
-    would record it in qa/errors.json and go on)."""
+    no retrieval score). Nothing is written. A file that fails raises `InputError` when
+    its turn comes (a run would record it in qa/errors.json and go on)."""
     from notechunk.corpus.dedupe import dedupe_key, key_hash
     from notechunk.discover import discover
     from notechunk.perfile import process_files

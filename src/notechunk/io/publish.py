@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,7 @@ from notechunk.chunk import SCHEMA_VERSION
 from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
 from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.origin import ORIGIN
 
 MANIFEST = "manifest.json"
 STAGING = ".staging"
@@ -149,11 +150,12 @@ def staging_dir(out: Path) -> Path:
 
 def remove_leftovers(out: Path) -> None:
     """What a killed or failed run leaves: its staging folder, files waiting beside their
-    targets, a half-written manifest."""
+    targets, a half-written manifest or origin."""
     if (out / STAGING).exists():
         shutil.rmtree(out / STAGING, ignore_errors=True)
     for folder in (out, *(out / d for d in ("stages", "qa"))):
-        for stale in (*folder.glob(f".*{_PENDING}"), *folder.glob(f".{MANIFEST}.tmp*")):
+        temps = (f".{name}.tmp*" for name in (MANIFEST, ORIGIN))
+        for stale in (*folder.glob(f".*{_PENDING}"), *(p for t in temps for p in folder.glob(t))):
             stale.unlink(missing_ok=True)
 
 
@@ -178,8 +180,17 @@ def outputs_intact(out: Path, manifest: Manifest) -> bool:
     return True
 
 
-def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | None) -> Manifest:
+def publish(
+    staging: Path,
+    out: Path,
+    metrics: dict[str, Any],
+    run_key: str | None,
+    beside: Mapping[str, bytes] | None = None,
+) -> Manifest:
     """Move every staged file into OUT, then write the manifest.
+
+    `beside` names files written into OUT just before the manifest but not listed in it
+    (`origin.json`: where SRC is, which no output depends on).
 
     Two phases, so a full disk or a folder of OUT on another file system fails before
     OUT changes: first every file is put beside its target (a rename, or a copy where the
@@ -218,7 +229,9 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
     shutil.rmtree(staging, ignore_errors=True)
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
     try:
-        atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode())
+        for name, data in (beside or {}).items():
+            atomic_write_bytes(out / name, data)
+        atomic_write_bytes(out / MANIFEST, (dumps(manifest.to_json()) + "\n").encode(), True)
     except OSError as exc:
         raise OutputError(f"{out}: outputs written but not the manifest ({_why(exc)})") from None
     fsync_dir(out)

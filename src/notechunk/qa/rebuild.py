@@ -78,7 +78,7 @@ def build_report(out: Path) -> Path:
             "run notechunk again"
         ) from None
     path = out / "report.html"
-    write_text(path, html)
+    write_text(path, html, durable=True)  # straight into OUT: no manifest covers it
     return path
 
 

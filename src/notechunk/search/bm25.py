@@ -14,19 +14,16 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from notechunk.bm25 import Bm25Index, recipe
 from notechunk.search.runview import FinishedRun, cache_path, drop_stale
 
-if TYPE_CHECKING:
-    pass
-
 
 def load_or_build(
-    run: FinishedRun, texts: Callable[[], Sequence[str]], stem: bool = True
+    run: FinishedRun, texts: Callable[[], Sequence[str]], stem: bool = True, save: bool = True
 ) -> tuple[Bm25Index, bool]:
-    """The run's index from OUT/.search, else built from `texts()` and saved there.
+    """The run's index from OUT/.search, else built from `texts()` and saved there
+    (unless `save` is False: a reader that must leave OUT as it is).
 
     Returns the index and whether it was built now. An OUT that cannot be written (a
     read-only copy) still gets an answer, just without the saved index.
@@ -36,8 +33,11 @@ def load_or_build(
         try:
             return Bm25Index.load(folder, stem), False
         except (OSError, ValueError, KeyError):
-            shutil.rmtree(folder, ignore_errors=True)  # a damaged entry is rebuilt
+            if save:
+                shutil.rmtree(folder, ignore_errors=True)  # a damaged entry is rebuilt
     index = Bm25Index.build(texts(), stem)
+    if not save:
+        return index, True
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     try:
         tmp.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ only the question is embedded on later searches.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -57,10 +58,27 @@ def vectors_path(run: FinishedRun, embedder: Embedder) -> Path:
     return cache_path(run, "dense", f"-{embedder.cache_tag}.npy")
 
 
+def keys_path(run: FinishedRun, embedder: Embedder) -> Path:
+    """Beside the vectors: a 16-byte digest of each chunk's text, so the next run's
+    vectors reuse every row whose text did not change."""
+    return cache_path(run, "densekeys", f"-{embedder.cache_tag}.npy")
+
+
+def text_keys(texts: Sequence[str]) -> np.ndarray:
+    import numpy as np
+
+    raw = b"".join(
+        hashlib.blake2b(t.encode("utf-8", "surrogatepass"), digest_size=16).digest() for t in texts
+    )
+    return np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), 16)
+
+
 def load_or_embed(
-    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder
+    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder, save: bool = True
 ) -> tuple[np.ndarray, bool]:
-    """The run's chunk vectors from OUT/.search, else embedded now and saved there."""
+    """The run's chunk vectors from OUT/.search, else made now and saved there (unless
+    `save` is False): rows of an earlier run's vectors whose text is unchanged are
+    reused, so a re-run after a one-file edit embeds that file's chunks only."""
     import numpy as np
 
     path = vectors_path(run, embedder)
@@ -68,19 +86,66 @@ def load_or_embed(
         try:
             return np.load(path, mmap_mode="r", allow_pickle=False), False
         except (OSError, ValueError):
-            path.unlink(missing_ok=True)
+            if save:
+                path.unlink(missing_ok=True)
     docs = list(texts())
-    vecs = np.asarray(embedder.encode(docs) if docs else np.zeros((0, 1)), dtype=np.float32)
-    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
+    keys = text_keys(docs)
+    vecs = _reused_or_embedded(run, embedder, docs, keys)
+    if not save:
+        return vecs, True
+    kpath = keys_path(run, embedder)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            np.save(fh, vecs, allow_pickle=False)
-        os.replace(tmp, path)
+        _save(kpath, keys)
+        _save(path, vecs)
         drop_stale(run, "dense", keep=path)
+        drop_stale(run, "densekeys", keep=kpath)
     except OSError:
-        tmp.unlink(missing_ok=True)  # read-only OUT: answer without saving
+        pass  # read-only OUT: answer without saving
     return vecs, True
+
+
+def _save(path: Path, array: np.ndarray) -> None:
+    import numpy as np
+
+    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            np.save(fh, array, allow_pickle=False)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _reused_or_embedded(
+    run: FinishedRun, embedder: Embedder, docs: Sequence[str], keys: np.ndarray
+) -> np.ndarray:
+    """Vectors for `docs`: rows of earlier runs' entries with the same text key, the
+    rest embedded in one call."""
+    import numpy as np
+
+    if not docs:
+        return np.zeros((0, 1), dtype=np.float32)
+    known: dict[bytes, np.ndarray] = {}
+    suffix = f"-{embedder.cache_tag}.npy"
+    for old in sorted(run.cache_dir.glob(f"densekeys-*{suffix}")):
+        vectors = old.with_name("dense-" + old.name.removeprefix("densekeys-"))
+        try:
+            old_keys = np.load(old, allow_pickle=False)
+            old_vecs = np.load(vectors, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError):
+            continue
+        if old_keys.shape != (old_vecs.shape[0], 16):
+            continue
+        for k, row in zip(old_keys, old_vecs, strict=True):
+            known.setdefault(k.tobytes(), row)
+    rows: list[np.ndarray | None] = [known.get(k.tobytes()) for k in keys]
+    missing = [i for i, r in enumerate(rows) if r is None]
+    if missing:
+        made = np.asarray(embedder.encode([docs[i] for i in missing]), dtype=np.float32)
+        for i, vec in zip(missing, made, strict=True):
+            rows[i] = vec
+    return np.asarray(np.stack([r for r in rows if r is not None]), dtype=np.float32)
 
 
 def dense_scores(vectors: np.ndarray, embedder: Embedder, query: str) -> np.ndarray:
