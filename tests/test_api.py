@@ -200,6 +200,9 @@ def test_load_without_pyarrow(
     with pytest.raises(MissingExtra, match=r"pip install 'notechunk\[parquet\]'"):
         notechunk.load(out)
     shutil.copy(sample_out / "chunks.jsonl.gz", out / "chunks.jsonl.gz")
+    with pytest.raises(InputError, match="no manifest.json"):  # the manifest must match
+        notechunk.load(out)
+    shutil.copy(sample_out / "manifest.json", out / "manifest.json")
     assert list(notechunk.load(out)) == list(notechunk.load(sample_out))  # falls back
 
 

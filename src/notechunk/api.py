@@ -154,6 +154,10 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     """The chunks a run shipped, in output order: OUT's `chunks.parquet` when present (and
     pyarrow is installed), else its `chunks.jsonl.gz`. `out` may also name either file.
 
+    An OUT folder is read only when it is one complete run: the file read must match its
+    size and sha256 in OUT's manifest, so the chunks of an earlier run (a stale file, a
+    publish cut short) are refused in one line rather than served.
+
     >>> import tempfile, notechunk
     >>> from notechunk.data import SAMPLE_DIR
     >>> with tempfile.TemporaryDirectory() as out:
@@ -162,33 +166,72 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     ['directive-principles.md', 'fundamental-rights.md']
     """
     from notechunk.io.jsonio import iter_chunks_gz
+    from notechunk.io.publish import current_dir, file_sha256, read_manifest
 
     path = Path(out)
     has_arrow = importlib.util.find_spec("pyarrow") is not None
     if path.is_file():
         if path.suffix != ".parquet":
-            return iter_chunks_gz(path)
+            return _guarded(iter_chunks_gz(path), path)
         if not has_arrow:
             raise MissingExtra(f"reading {path}", "pyarrow", "parquet")
-        return _read_parquet(path)
-    _check_schema(path)
-    parquet, jsonl = path / CHUNKS_PARQUET, path / CHUNKS_JSONL
+        return _guarded(_read_parquet(path), path)
+    if not path.is_dir():
+        raise InputError(str(path), "no such output folder")
+    run = current_dir(path)
+    manifest = read_manifest(path)
+    _check_schema(path, manifest.schema)
+    parquet, jsonl = run / CHUNKS_PARQUET, run / CHUNKS_JSONL
     if parquet.is_file() and has_arrow:
-        return _read_parquet(parquet)
-    if jsonl.is_file():
-        return iter_chunks_gz(jsonl)
-    if parquet.is_file():
+        chosen, chunks = parquet, _read_parquet
+    elif jsonl.is_file():
+        chosen, chunks = jsonl, iter_chunks_gz
+    elif parquet.is_file():
         raise MissingExtra(f"reading {parquet}", "pyarrow", "parquet")
-    raise InputError(str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})")
+    else:
+        raise InputError(
+            str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})"
+        )
+    recorded = manifest.files.get(chosen.name)
+    try:
+        same = recorded is not None and recorded == (chosen.stat().st_size, file_sha256(chosen))
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read {chosen.name} ({exc.strerror or exc})") from None
+    if not same:
+        why = (
+            "no manifest.json"
+            if not manifest.files
+            else f"{chosen.name} is not the file its manifest.json records"
+        )
+        raise InputError(str(path), f"not one complete notechunk run ({why}): run notechunk again")
+    return _guarded(chunks(chosen), path)
 
 
-def _check_schema(out: Path) -> None:
+def _guarded(chunks: Iterator[Chunk], path: Path) -> Iterator[Chunk]:
+    """`chunks`, with a damaged file (torn gzip, a line that is not a chunk) raised as one
+    `InputError` naming it, never the reader's own exception."""
+    import zlib
+
+    import msgspec
+
+    try:
+        yield from chunks
+    except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError) as exc:
+        raise InputError(str(path), f"damaged chunks file ({_short(exc)})") from None
+    except msgspec.MsgspecError as exc:
+        raise InputError(str(path), f"damaged chunks file ({_short(exc)})") from None
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())[:120]
+    return text or type(exc).__name__
+
+
+def _check_schema(out: Path, schema: int) -> None:
     """An OUT written by a newer notechunk (a chunk record this version does not know) is
     refused in one line rather than read wrong."""
     from notechunk.chunk import SCHEMA_VERSION
-    from notechunk.io.publish import read_manifest
 
-    schema = read_manifest(out).schema
     if schema > SCHEMA_VERSION:
         raise InputError(
             str(out),

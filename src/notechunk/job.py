@@ -85,6 +85,7 @@ def run(
     user = user_glossary(cfg)  # read first: a bad glossary file fails before any work
     publish.check_out(out, src)
     with publish.exclusive(out):
+        publish.check_entries(out)  # OUT is ours alone: a planted link is exit 2, naming it
         previous = publish.read_manifest(out)
         publish.remove_leftovers(out)
         found = discover(src, exclude=[out, *publish.own_folders(out)])

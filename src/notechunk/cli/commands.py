@@ -108,7 +108,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     print_hits(result, Console(highlight=False))
-    fresh = [name for name, new in result.built.items() if new]
+    fresh = list(result.saved)
     if fresh:
         say(
             f"built the {' and '.join(fresh)} index in {args.out / '.search'} "

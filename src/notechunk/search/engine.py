@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Literal
 from notechunk.chunk import Chunk
 from notechunk.errors import UsageError
 from notechunk.search import bm25, dense
-from notechunk.search.runview import FinishedRun, chunk_lines, embed_texts, open_run, parse
+from notechunk.search.runview import (
+    FinishedRun,
+    Stored,
+    chunk_lines,
+    embed_texts,
+    open_run,
+    parse,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,14 +44,16 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """The hits, which indexes this search had to build (False: loaded from OUT), and
-    notes a person should see (a stale index, a fallback)."""
+    """The hits, which indexes this search had to build (False: loaded from OUT), which
+    of those it saved in OUT/.search (a read-only OUT saves none), and notes a person
+    should see (a damaged index rebuilt, an index not saved, a fallback)."""
 
     query: str
     retriever: str
     hits: tuple[Hit, ...]
     built: dict[str, bool] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    saved: tuple[str, ...] = ()
 
 
 def top(scores: np.ndarray, depth: int, positive_only: bool = False) -> list[int]:
@@ -80,40 +89,45 @@ def search(
     if not query.strip():
         raise UsageError("the question is empty")
     run = open_run(out)
-    lines: list[bytes] = []
+    lines = chunk_lines(run)
+    got: dict[str, Stored] = {}
 
     def texts() -> list[str]:
-        if not lines:
-            lines.extend(chunk_lines(run))
         return embed_texts(lines)
 
-    built: dict[str, bool] = {}
     ranked: list[tuple[int, float]]
     if retriever == "bm25":
-        scores = _bm25(run, query, texts, built)
+        scores = _bm25(run, query, texts, got)
         ranked = [(i, float(scores[i])) for i in top(scores, k, positive_only=True)]
     elif retriever == "dense":
-        scores = _dense(run, query, texts, built, embedder)
+        scores = _dense(run, query, texts, got, embedder)
         ranked = [(i, float(scores[i])) for i in top(scores, k)]
     else:
-        lexical = _bm25(run, query, texts, built)
-        semantic = _dense(run, query, texts, built, embedder)
+        lexical = _bm25(run, query, texts, got)
+        semantic = _dense(run, query, texts, got, embedder)
         depth = max(FUSION_DEPTH, k)
         rankings = [top(lexical, depth, positive_only=True), top(semantic, depth)]
         ranked = rrf(rankings)[:k]
-    if not lines and ranked:
-        lines.extend(chunk_lines(run))
     hits = tuple(
         Hit(rank=n, score=score, chunk=parse(lines[i])) for n, (i, score) in enumerate(ranked, 1)
     )
-    notes = () if hits or chunk_lines(run) else (f"{out} has no chunks to search",)
-    return SearchResult(query=query, retriever=retriever, hits=hits, built=built, notes=notes)
+    notes = [s.note for s in got.values() if s.note]
+    if not hits and not lines:
+        notes.append(f"{out} has no chunks to search")
+    return SearchResult(
+        query=query,
+        retriever=retriever,
+        hits=hits,
+        built={name: s.state != "loaded" for name, s in got.items()},
+        notes=tuple(notes),
+        saved=tuple(name for name, s in got.items() if s.state == "saved"),
+    )
 
 
 def _bm25(
-    run: FinishedRun, query: str, texts: Callable[[], list[str]], built: dict[str, bool]
+    run: FinishedRun, query: str, texts: Callable[[], list[str]], got: dict[str, Stored]
 ) -> np.ndarray:
-    index, built["bm25"] = bm25.load_or_build(run, texts)
+    index, got["bm25"] = bm25.load_or_build(run, texts)
     return index.scores(query)
 
 
@@ -121,9 +135,9 @@ def _dense(
     run: FinishedRun,
     query: str,
     texts: Callable[[], list[str]],
-    built: dict[str, bool],
+    got: dict[str, Stored],
     embedder: Callable[[], dense.Embedder],
 ) -> np.ndarray:
     model = embedder()
-    vectors, built["dense"] = dense.load_or_embed(run, texts, model)
+    vectors, got["dense"] = dense.load_or_embed(run, texts, model)
     return dense.dense_scores(vectors, model, query)
