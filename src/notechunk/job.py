@@ -34,11 +34,12 @@ from notechunk.corpus.scores import scored
 from notechunk.discover import Discovery, SourceFile, discover
 from notechunk.engines import Progress
 from notechunk.engines import local as local_engine
-from notechunk.errors import OutputError
+from notechunk.errors import InputError, OutputError
 from notechunk.io import publish
-from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
+from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
 from notechunk.io.jsonio import dumps
 from notechunk.io.parquet import require_pyarrow
+from notechunk.perfile import read_input
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
@@ -261,17 +262,17 @@ def cached_run_key(
     cache = Cache(cache_root)
     keys: list[tuple[str, str | None]] = []
     for f in found.files:
-        key = _file_key(f, cfg_key)
+        key = _file_key(f, cfg, cfg_key)
         if key is None or not cache.has(key):
             return None
         keys.append((f.rel, key))
     return run_key(cfg, cfg_key, keys, _sorted(found.errors), user)
 
 
-def _file_key(f: SourceFile, cfg_key: str) -> str | None:
+def _file_key(f: SourceFile, cfg: Config, cfg_key: str) -> str | None:
     try:
-        return file_key(f.path.read_bytes(), f.rel, cfg_key)
-    except OSError:
+        return read_input(f, cfg, cfg_key)[1]
+    except InputError:
         return None
 
 

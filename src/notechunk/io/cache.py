@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -51,6 +51,15 @@ def file_key(data: bytes, rel: str, cfg_key: str) -> str:
     h = hashlib.sha256(cfg_key.encode())
     h.update(rel.encode("utf-8", "surrogateescape") + b"\x00")
     h.update(data)
+    return h.hexdigest()
+
+
+def file_key_of(fh: BinaryIO, rel: str, cfg_key: str) -> str:
+    """`file_key` of a file read block by block (a sheet is never read whole for it)."""
+    h = hashlib.sha256(cfg_key.encode())
+    h.update(rel.encode("utf-8", "surrogateescape") + b"\x00")
+    while block := fh.read(1 << 20):
+        h.update(block)
     return h.hexdigest()
 
 

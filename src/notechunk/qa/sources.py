@@ -52,15 +52,15 @@ def chunk_href(source: str, chunk_id: str, prefix: str = "") -> str:
 
 def file_reader(paths: Mapping[str, Path]) -> ReadSource:
     """Reads a source's text again at write time (the one decoder); None if unreadable."""
-    from notechunk.textio import decode_text
+    from notechunk.textio import read_text
 
     def read(rel: str) -> str | None:
         path = paths.get(rel)
         if path is None:
             return None
         try:
-            return decode_text(path.read_bytes(), rel).text
-        except (OSError, InputError):
+            return read_text(path, rel).text
+        except InputError:  # unreadable since, a FIFO swapped in, not text: no lines shown
             return None
 
     return read
