@@ -54,6 +54,7 @@ class RunResult:
     sheet_chunks: int
     errors: tuple[FileError, ...]
     metrics: Metrics
+    notes: tuple[str, ...] = ()  # one line each for a person: a damaged cache entry redone
 
     @property
     def exit_code(self) -> int:
@@ -128,6 +129,7 @@ def run(
         sheet_chunks=got.n_sheets,
         errors=got.errors,
         metrics=metrics,
+        notes=got.notes,
     )
 
 

@@ -23,14 +23,14 @@ from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
 from notechunk.finish import finish_file
-from notechunk.io.cache import Cache, file_key, file_key_of
+from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
 from notechunk.sheets import process_sheet_file
 from notechunk.sheets.plain import plain_rows
-from notechunk.textio import decode_text, open_regular, read_regular, read_text
+from notechunk.textio import decode_text, open_regular, read_regular, read_text, source_lines
 from notechunk.tokens import TokenCounter, counter_for
 
 
@@ -55,10 +55,12 @@ class Tools:
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
-    """A file's result and its cache key (None when the file could not be read)."""
+    """A file's result, its cache key (None when the file could not be read) and a note
+    for a person (a damaged cache entry redone), or None."""
 
     result: FileResult
     key: str | None
+    note: str | None = None
 
 
 def failed(rel: str, stage: str, reason: str) -> FileResult:
@@ -181,13 +183,30 @@ def process_batch(
         except InputError as exc:
             out.append(FileOutcome(failed(f.rel, "read", exc.reason), None))
             continue
-        hit = cache.get(key) if cache is not None else None
-        if hit is not None:
-            out.append(FileOutcome(hit, key))
-            continue
+        note = None
+        if cache is not None:
+            hit, why = cache.load(key)
+            if hit is not None:
+                why = fits(hit, f.rel, _line_count(data))
+                if why is None:
+                    out.append(FileOutcome(hit, key))
+                    continue
+            if why is not None:
+                note = f"{cache.path(key)}: cache entry of {f.rel} not used ({why}); redone"
         result = process_file(f, data, cfg, tools)
         del data
         if cache is not None and not result.errors:
             cache.put(key, result)
-        out.append(FileOutcome(result, key))
+        out.append(FileOutcome(result, key, note))
     return out
+
+
+def _line_count(data: bytes | None) -> int | None:
+    """Lines of a Markdown file as its chunks count them (None: a sheet, or not text)."""
+    if data is None:
+        return None
+    try:
+        text = decode_text(data, "").text
+    except InputError:
+        return None
+    return len(source_lines(text))

@@ -186,3 +186,12 @@ def read_regular(path: Path, source: str, max_bytes: int | None = None) -> bytes
 def read_text(path: Path, source: str, max_bytes: int | None = READ_LIMIT) -> Decoded:
     """`decode_text` of a regular file's bytes; an unreadable file is an `InputError`."""
     return decode_text(read_regular(path, source, max_bytes), source)
+
+
+def source_lines(text: str) -> list[str]:
+    """The file's lines as the Markdown runner numbers them (`\\n`, `\\r\\n`, `\\r` end a
+    line; no other separator does), without the empty string after a final newline."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines

@@ -85,6 +85,7 @@ def gather(
     pass and dedupe: every chunk a run ships, with memory that does not grow with the
     corpus. (A context manager like the Ray engine's; the spill stays under `work`.)"""
     keys: list[tuple[str, str | None]] = []
+    notes: list[str] = []
 
     def results() -> Iterator[tuple[FileResult, FileInputs]]:
         for outcome, inputs in process_files(
@@ -96,6 +97,8 @@ def gather(
             progress=progress,
         ):
             keys.append((outcome.result.source, outcome.key))
+            if outcome.note:
+                notes.append(outcome.note)
             yield outcome.result, inputs
 
     sc = spill(results(), work, cfg, discovery_errors, user)
@@ -110,6 +113,7 @@ def gather(
         errors=sc.errors,
         glossary=sc.glossary,
         keys=tuple(keys),
+        notes=tuple(notes),
         paths=tuple((f.rel, f.path) for f in files),
         chunks=sc.chunks,
         scores=sc.scores,
