@@ -120,6 +120,9 @@ def run(
                 f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
                 "earlier outputs kept"
             ) from None
+        except KeyboardInterrupt:  # the previous run stays OUT's run; its staging goes
+            publish.remove_leftovers(out)
+            raise
         publish.publish(staging, out, metrics.to_json(), key)
         if progress:
             progress("qa", 1, 1)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 
-from notechunk._proc import mp_context
+from notechunk._proc import mp_context, quiet_worker
 from notechunk.chunk import FileError, FileResult
 from notechunk.config import Config
 from notechunk.corpus import Gathered
@@ -52,7 +52,10 @@ def process_files(
         return
     ahead = 2 * workers  # batches in flight: finished results wait for the caller, so
     # a window bounds what piles up when the caller (spilling) is slower than the pool
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=mp_context(), initializer=quiet_worker
+    )
+    try:
         pending: deque[Future[list[Processed]]] = deque()
         todo = iter(parts)
         for part in islice(todo, ahead):
@@ -66,6 +69,19 @@ def process_files(
                 progress("chunk", done, total)
             yield from outcomes
             del outcomes
+    except BaseException:  # Ctrl-C, or the caller gave up: stop the workers now
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool without waiting for the batches its workers are in (they ignore SIGINT,
+    so an interrupted run would otherwise wait for each to finish). The executor keeps
+    its processes in `_processes`: there is no public way to stop a running task."""
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 @contextmanager
