@@ -21,9 +21,10 @@ demo: install
 	$(BIN)/notechunk demo --out out
 
 # the tests of dense/hybrid search and LanceDB run for real: the extras add ~1.7 GB and
-# ~2 minutes to a fresh install (torch 2.13.0 CPU, sentence-transformers, lancedb, pyarrow)
+# ~2 minutes to a fresh install (torch 2.13.0 CPU, sentence-transformers, lancedb, pyarrow);
+# the MCP server and watch tests run the real SDK client over stdio (mcp, watchfiles)
 test: install-dev
-	$(BIN)/python -m pip install --quiet -e '.[dev,dense,index]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dense,index,mcp]'
 	# the Ray engine's tests run a real local Ray instance (~500 MB, ~30 s to install);
 	# where Ray cannot install they skip, saying so
 	$(BIN)/python -m pip install --quiet -e '.[ray]' \

@@ -54,3 +54,22 @@ def test_the_corpus_pass_weighs_with_the_same_formula() -> None:
     w = bm25.weights(idf[[0]], np.asarray([2]), np.asarray([4]), 4.0)
     expected = idf[0] * 2 * (bm25.K1 + 1) / (2 + bm25.K1)  # dl == avgdl: norm is k1
     assert w.dtype == np.float32 and np.isclose(float(w[0]), expected, rtol=1e-6)
+
+
+def test_score_new_weighs_a_new_chunk_as_a_rebuilt_index_would() -> None:
+    texts = [
+        "the river ganga flows east to the bay",
+        "monsoon rain reaches kerala in june",
+        "the river yamuna joins the ganga at prayag",
+        "deserts of rajasthan get little rain",
+    ]
+    new = "a zqnew river of the north joins the ganga"
+    published = bm25.Bm25Index.build(texts)
+    rebuilt = bm25.Bm25Index.build([*texts, new])
+    docs = [bm25.index_terms(new, bm25.make_stem())]
+    for query in ("zqnew river", "ganga river", "rain"):
+        got = float(published.score_new(docs, query)[0])
+        want = float(rebuilt.scores(query)[-1])
+        assert got == pytest.approx(want, rel=1e-6), query
+    assert published.score_new([], "river").shape == (0,)
+    assert float(published.score_new(docs, "kerala")[0]) == 0.0

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from chunks import make_chunk
 from notechunk.chunk import Chunk
 from notechunk.io.jsonio import (
+    chunk_line,
     dumps,
     gzip_bytes,
     iter_chunks_gz,
@@ -75,3 +76,41 @@ def test_dumps_is_the_bytes_of_json_dumps(obj: object, indent: int | None) -> No
     separators = (",", ":") if indent is None else (",", ": ")
     want = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=separators, indent=indent)
     assert dumps(obj, indent=indent) == want
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@given(
+    text=_TEXT,
+    title=_TEXT,
+    path=st.lists(_TEXT, max_size=3),
+    flags=st.lists(_TEXT, max_size=3),
+    score=st.none() | st.floats(0, 1).map(lambda s: round(s, 4)),
+    pairs=st.lists(st.tuples(_TEXT, _TEXT), max_size=2),
+    sheet=st.booleans(),
+)
+@settings(max_examples=200, deadline=None)
+def test_chunk_line_is_the_bytes_of_json_dumps(
+    text: str,
+    title: str,
+    path: list[str],
+    flags: list[str],
+    score: float | None,
+    pairs: list[tuple[str, str]],
+    sheet: bool,
+) -> None:
+    """The write pass's fast encoding equals json.dumps of the chunk's JSON form."""
+    place = {"source_type": "spreadsheet", "sheet": title, "row": 3} if sheet else {}
+    chunk = make_chunk(
+        text=text,
+        title=title,
+        section_path=tuple(path),
+        flags=tuple(flags),
+        retrieval_score=score,
+        resolved=tuple(pairs),
+        acronyms=tuple(reversed(pairs)),
+        **place,  # type: ignore[arg-type]
+    )
+    want = json.dumps(chunk.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    assert chunk_line(chunk) == (want + "\n").encode("utf-8")

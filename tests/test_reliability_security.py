@@ -18,6 +18,7 @@ SRC_PACKAGE = Path(__file__).resolve().parents[1] / "src" / "notechunk"
 OUTPUT_NAMES = {
     "chunks.jsonl.gz",
     "manifest.json",
+    "origin.json",
     "report.html",
     "stages/markdown_chunks.jsonl",
     "stages/excel_chunks.jsonl",

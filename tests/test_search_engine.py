@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import sys
@@ -168,3 +169,37 @@ def test_real_dense_model(demo: Path) -> None:
     assert any("Kerala" in h.chunk.text for h in res.hits)
     hybrid = engine.search(demo, "monsoon onset over Kerala", k=3, retriever="hybrid")
     assert hybrid.hits[0].chunk.source == "geography/monsoon.md"
+
+
+def test_a_rerun_embeds_only_the_chunks_whose_text_changed(tmp_path: Path) -> None:
+    import shutil
+
+    from notechunk.data import SAMPLE_DIR
+
+    seen: list[str] = []
+
+    class Counting(HashEmbedder):
+        def encode(self, texts: Sequence[str]) -> np.ndarray:
+            seen.extend(texts)
+            return super().encode(texts)
+
+    src = tmp_path / "notes"
+    shutil.copytree(SAMPLE_DIR, src)
+    out = tmp_path / "out"
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    first = engine.search(out, "monsoon", retriever="dense", embedder=Counting)
+    n = len(seen) - 1  # every chunk, then the question
+    note = src / "polity" / "writs.md"
+    note.write_text(note.read_text() + "\n## Added\n\nThe zqadded writ is new.\n")
+    assert main(["run", str(src), "--out", str(out)]) == 0
+    seen.clear()
+    again = engine.search(out, "zqadded writ", retriever="dense", embedder=Counting)
+    assert again.built == {"dense": True}
+    assert 1 <= len(seen) - 1 < n / 10  # the new chunk(s), then the question
+    assert any("zqadded" in t for t in seen)
+    assert first.hits and again.hits[0].chunk.source == "polity/writs.md"
+    # the reused rows are the vectors a fresh embedding gives
+    vectors = np.load(next((out / ".search").glob("dense-*-hash64.npy")))
+    with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
+        texts = [json.loads(line)["embed_text"] for line in fh]
+    assert np.allclose(vectors, HashEmbedder().encode(texts))

@@ -71,7 +71,7 @@ def index_terms(text: str, stem: Stem) -> list[str]:
 
 def recipe(stem: bool) -> str:
     """Names the tokenisation and parameters: a change gives another cache entry."""
-    return f"v1-{'snowball' if stem else 'plain'}-k{K1}-b{B}"
+    return f"v2-{'snowball' if stem else 'plain'}-k{K1}-b{B}"
 
 
 class Bm25Index:
@@ -80,13 +80,22 @@ class Bm25Index:
     bm25s computes the weights once; they are kept as three numpy arrays (CSC: data,
     doc indices, column pointers) and the vocabulary, so answering a question needs only
     numpy: the score of a chunk is the sum of its weights for the question's terms.
+    `avgdl` (the mean number of terms a chunk has) lets `score_new` weigh chunks that
+    are not in the index as the index would.
     """
 
     def __init__(
-        self, data: Any, indices: Any, indptr: Any, vocab: dict[str, int], n: int, stem: Stem
+        self,
+        data: Any,
+        indices: Any,
+        indptr: Any,
+        vocab: dict[str, int],
+        n: int,
+        stem: Stem,
+        avgdl: float = 1.0,
     ) -> None:
         self.data, self.indices, self.indptr = data, indices, indptr
-        self.vocab, self.n, self.stem = vocab, n, stem
+        self.vocab, self.n, self.stem, self.avgdl = vocab, n, stem, avgdl
 
     @classmethod
     def build(cls, texts: Sequence[str], stem: bool = True) -> Bm25Index:
@@ -102,14 +111,15 @@ class Bm25Index:
         model.index(corpus, show_progress=False)
         m = model.scores
         vocab = {str(t): int(i) for t, i in model.vocab_dict.items()}
-        return cls(m["data"], m["indices"], m["indptr"], vocab, int(m["num_docs"]), fn)
+        avgdl = sum(len(doc) for doc in corpus) / len(corpus)
+        return cls(m["data"], m["indices"], m["indptr"], vocab, int(m["num_docs"]), fn, avgdl)
 
     def save(self, folder: Path) -> None:
         import numpy as np
 
         for name in ("data", "indices", "indptr"):
             np.save(folder / f"{name}.npy", getattr(self, name), allow_pickle=False)
-        meta = {"num_docs": self.n, "vocab": self.vocab}
+        meta = {"num_docs": self.n, "vocab": self.vocab, "avgdl": self.avgdl}
         (folder / "vocab.json").write_text(json.dumps(meta), encoding="utf-8")
 
     @classmethod
@@ -122,7 +132,8 @@ class Bm25Index:
             for name in ("data", "indices", "indptr")
         )
         vocab = {str(t): int(i) for t, i in meta["vocab"].items()}
-        return cls(data, indices, indptr, vocab, int(meta["num_docs"]), make_stem(stem))
+        n, avgdl = int(meta["num_docs"]), float(meta["avgdl"])
+        return cls(data, indices, indptr, vocab, n, make_stem(stem), avgdl)
 
     def scores(self, query: str) -> np.ndarray:
         """One BM25 score per chunk (zeros when no query term is in the index)."""
@@ -135,3 +146,29 @@ class Bm25Index:
                 lo, hi = int(self.indptr[col]), int(self.indptr[col + 1])
                 total[self.indices[lo:hi]] += self.data[lo:hi]
         return total
+
+    def score_new(self, docs: Sequence[Sequence[str]], query: str) -> np.ndarray:
+        """BM25 scores of documents that are not in the index (given as their terms),
+        weighed with the index's statistics (N, avgdl, document frequencies) counting
+        these documents in: what a rebuilt index would give them, up to how they would
+        shift every other chunk's weights. For a change not yet published. bm25s leaves
+        out Lucene's constant (k1 + 1) factor; so does this, to rank with the index."""
+        import numpy as np
+
+        out = np.zeros(len(docs), dtype=np.float64)
+        if not docs:
+            return out
+        n = self.n + len(docs)
+        dl = np.array([len(doc) for doc in docs], dtype=np.int64)
+        avgdl = float(self.avgdl * self.n + dl.sum()) / n
+        sets = [set(doc) for doc in docs]
+        for term in set(index_terms(query, self.stem)):
+            col = self.vocab.get(term)
+            df = 0 if col is None else int(self.indptr[col + 1]) - int(self.indptr[col])
+            df += sum(term in s for s in sets)
+            if df == 0:
+                continue
+            tf = np.array([doc.count(term) for doc in docs], dtype=np.int64)
+            idf_t = idf(n, np.array([df], dtype=np.int64))
+            out += weights(idf_t, tf, dl, avgdl).astype(np.float64) / (K1 + 1.0)
+        return out

@@ -10,6 +10,7 @@ becomes a line of a stage or output file, so the on-disk field set of SPEC §2 l
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -166,6 +167,14 @@ class Chunk:
             out[name] = value
         return out
 
+    def record(self) -> dict[str, Any]:
+        """`to_json` for an encoder that takes tuples as arrays (msgspec, json): the same
+        JSON, made faster (the write pass makes one per chunk)."""
+        out = dict(zip(RECORD_FIELDS, _RECORD_VALUES(self), strict=True))
+        out["resolved"] = dict(self.resolved)
+        out["acronyms"] = dict(self.acronyms)
+        return out
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Chunk:
         """Inverse of `to_json`; unknown keys are ignored so older files still load."""
@@ -222,6 +231,7 @@ SCHEMA_VERSION = 1
 """The version of that record (in OUT/manifest.json and chunks.parquet's metadata): it
 changes when a field is renamed, removed or changes meaning."""
 
+_RECORD_VALUES = operator.attrgetter(*RECORD_FIELDS)
 _INIT_FIELDS = frozenset(f.name for f in fields(Chunk)) - {"location"}
 _PAIR_FIELDS = frozenset({"resolved", "acronyms"})  # (phrase, meaning) pairs: JSON objects
 

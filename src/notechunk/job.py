@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,12 +37,16 @@ from notechunk.engines import local as local_engine
 from notechunk.errors import InputError, OutputError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
-from notechunk.io.jsonio import dumps
+from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
 from notechunk.perfile import read_input
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
+
+QA_STEPS = ("scores", "outputs", "sources", "publish")
+"""What follows the per-file work, each step reported done as `progress("qa", k, 4)`."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,6 +73,7 @@ def run(
     progress: Progress | None = None,
     use_cache: bool = True,
     ray_address: str | None = None,
+    check: Callable[[tuple[FileError, ...]], None] | None = None,
 ) -> RunResult:
     """The whole job: SRC in, OUT written (SPEC §2). Returns counts and the file errors.
 
@@ -76,7 +81,10 @@ def run(
     and OUT still holds the previous run intact (every file matches its manifest hash),
     nothing is processed or rewritten. `cfg.engine` says where the work runs (`workers`
     processes here, or Ray: `workers` CPUs of a local instance, or the cluster at
-    `ray_address`); the outputs are the same bytes.
+    `ray_address`); the outputs are the same bytes. `check` sees the run's file errors
+    before anything is written: what it raises ends the run with OUT as it was (the
+    watcher keeps the previous good run while a file is half-saved). OUT/origin.json
+    says where SRC is, for readers of the notes themselves (`io.origin`).
     """
     if cfg.output.parquet:
         require_pyarrow("[output] parquet = true")
@@ -96,6 +104,10 @@ def run(
         if cache_root is not None and previous.run_key is not None:
             key = cached_run_key(found, cfg, cfg_key, cache_root, user)
             if key == previous.run_key and publish.outputs_intact(out, previous):
+                here = origin_of(src, (f.rel for f in found.files))
+                if read_origin(out) != here:  # the same notes, moved: say where they are now
+                    # into the current run's folder: OUT/origin.json is its link there
+                    atomic_write_bytes(publish.current_dir(out) / ORIGIN, here.to_bytes())
                 metrics = Metrics.from_json(previous.metrics)
                 return RunResult(
                     files=len(found.files),
@@ -110,6 +122,8 @@ def run(
             with _engine(
                 found, cfg, work, cfg_key, user, workers, ray_address, progress, cache_root
             ) as got:
+                if check is not None:
+                    _checked(check, got.errors, out)
                 metrics = _write(got, staging, cfg, progress)
                 key = run_key(cfg, cfg_key, got.keys, got.errors, user)
             if work.exists():
@@ -123,9 +137,10 @@ def run(
         except KeyboardInterrupt:  # the previous run stays OUT's run; its staging goes
             publish.remove_leftovers(out)
             raise
-        publish.publish(staging, out, metrics.to_json(), key)
+        origin = origin_of(src, (f.rel for f in found.files))
+        publish.publish(staging, out, metrics.to_json(), key, beside={ORIGIN: origin.to_bytes()})
         if progress:
-            progress("qa", 1, 1)
+            progress("qa", len(QA_STEPS), len(QA_STEPS))
     return RunResult(
         files=got.files,
         markdown_chunks=got.n_markdown,
@@ -134,6 +149,17 @@ def run(
         metrics=metrics,
         notes=got.notes,
     )
+
+
+def _checked(
+    check: Callable[[tuple[FileError, ...]], None], errors: tuple[FileError, ...], out: Path
+) -> None:
+    """Run the caller's check; whatever it raises leaves OUT as it was (staging removed)."""
+    try:
+        check(errors)
+    except BaseException:
+        publish.remove_leftovers(out)
+        raise
 
 
 def _engine(
@@ -180,9 +206,14 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
     """The retrieval scores, then every output written as the scored chunks stream past
     (metrics counted on the way), then the source view (the chunks read again, one file's
     page at a time)."""
-    if progress:
-        progress("qa", 0, 1)
+
+    def step(done: int) -> None:
+        if progress:
+            progress("qa", done, len(QA_STEPS))
+
+    step(0)
     scores = got.scores()
+    step(1)
     metrics = write_stream(
         staging,
         scored(got.chunks(), scores),
@@ -203,8 +234,10 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
                 where[c.id] = c.source
             yield c
 
+    step(2)
     extras = Corpus(discarded=got.discarded, reports=got.reports, errors=got.errors)
     stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
+    step(3)
     return metrics
 
 

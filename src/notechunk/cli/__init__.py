@@ -48,9 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_config_show,
         cmd_index,
         cmd_inspect,
+        cmd_mcp,
         cmd_report,
         cmd_search,
         cmd_templates_suggest,
+        cmd_watch,
     )
     from notechunk.cli.run import cmd_demo, cmd_run
 
@@ -103,6 +105,37 @@ def build_parser() -> argparse.ArgumentParser:
     idx.add_argument("out", type=Path, help="output folder of a finished `notechunk run`")
     idx.add_argument("--db", type=Path, default=None, help="LanceDB folder (OUT/lancedb)")
     idx.set_defaults(func=cmd_index)
+
+    wat = _sub(sub, "watch")
+    wat.add_argument("src", type=Path, help="folder of notes to watch")
+    wat.add_argument("--out", type=out_folder, required=True, help="output folder")
+    _watch_options(wat)
+    wat.set_defaults(func=cmd_watch)
+
+    mcp = _sub(sub, "mcp")
+    mcp.add_argument("out", type=Path, help="output folder of `notechunk run` (or of --watch)")
+    mcp.add_argument(
+        "--http",
+        default=None,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at HOST:PORT (PORT alone: 127.0.0.1) instead of stdio",
+    )
+    mcp.add_argument(
+        "--watch",
+        type=Path,
+        default=None,
+        metavar="NOTES",
+        help="also keep OUT current: run NOTES into OUT now and after every change",
+    )
+    mcp.add_argument(
+        "--src",
+        type=Path,
+        default=None,
+        metavar="NOTES",
+        help="where OUT's notes are, for read_source (default: what OUT/origin.json says)",
+    )
+    _watch_options(mcp)
+    mcp.set_defaults(func=cmd_mcp)
 
     tmpl = _sub(sub, "templates")
     tsub = tmpl.add_subparsers(dest="templates_command", required=True, parser_class=_Parser)
@@ -165,6 +198,26 @@ def _common_run_options(p: argparse.ArgumentParser) -> None:
         "--no-cache",
         action="store_true",
         help="redo every file and rewrite every output (ignore OUT/.cache and the manifest)",
+    )
+
+
+def _watch_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", type=Path, default=None, help="TOML config file")
+    p.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: the CPU count)"
+    )
+    p.add_argument("--segmenter", default=None, help="sentence splitter (default, fast, ...)")
+    p.add_argument(
+        "--index",
+        action="store_true",
+        help="also keep the LanceDB table OUT/lancedb current (kept anyway when it exists)",
+    )
+    p.add_argument(
+        "--debounce-ms",
+        type=int,
+        default=300,
+        metavar="MS",
+        help="group a burst of changes for up to MS milliseconds into one run (300)",
     )
 
 

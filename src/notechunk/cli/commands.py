@@ -1,4 +1,5 @@
-"""The other commands: inspect, report, search, index, templates suggest, config show.
+"""The other commands: inspect, report, search, index, watch, mcp, templates suggest,
+config show.
 
 Each parses nothing and prints its result; errors are raised for `cli.main` to turn into
 one line and an exit code. Apart from `cli` (parse and dispatch) and `cli.run` (the run
@@ -14,8 +15,8 @@ from typing import Any
 
 from notechunk.cli._out import json_safe, say, terminal_safe
 from notechunk.cli.run import command_config
-from notechunk.config import resolve_config, to_toml
-from notechunk.errors import UsageError
+from notechunk.config import Config, resolve_config, to_toml
+from notechunk.errors import MissingExtra, NotechunkError, UsageError
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
@@ -130,6 +131,104 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"{rep.updated} updated, {rep.deleted} deleted"
     )
     return 0
+
+
+def _watch_plan(src: Path, out: Path, args: argparse.Namespace) -> Any:
+    from notechunk.cli.run import _workers
+    from notechunk.integrations.watch import WatchPlan, require_watchfiles
+    from notechunk.io.publish import check_out
+
+    try:
+        require_watchfiles()
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from None
+    if not src.is_dir():
+        raise UsageError(f"{src}: no such folder (watch follows a folder of notes)")
+    if args.debounce_ms < 0:
+        raise UsageError("--debounce-ms must be at least 0")
+    command_config(src, args)  # a bad config is exit 2 before anything starts
+    check_out(out, src)
+    return WatchPlan(
+        src=src,
+        out=out,
+        config=lambda: command_config(src, args),
+        workers=_workers(args.workers) or 1,
+        index=args.index,
+        debounce_ms=args.debounce_ms,
+    )
+
+
+def _quiet_libraries() -> None:
+    """bm25s sets its logger to DEBUG when imported, and the SDK adds a handler: its
+    index build would be logged on every run. A filter outlives that setLevel."""
+    import logging
+
+    logging.getLogger("bm25s").addFilter(lambda record: record.levelno >= logging.WARNING)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from notechunk.integrations.watch import watch
+
+    _quiet_libraries()
+    return watch(_watch_plan(args.src, args.out, args), say=say)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    import threading
+
+    try:
+        from notechunk.integrations import mcp_server
+    except ImportError:
+        raise UsageError(str(MissingExtra("notechunk mcp", "the mcp SDK", "mcp"))) from None
+    from notechunk.integrations.notes_view import Notes
+
+    _quiet_libraries()
+    http = mcp_server.parse_http(args.http) if args.http else None
+    if http is not None and not mcp_server.is_loopback(http[0]):
+        say(f"serving the notes at {http[0]}, beyond this machine, with no authentication")
+    if args.watch is None:
+        notes = Notes(args.out, src=args.src)
+        notes.refresh()  # an OUT that cannot be served is exit 2; the index loads now
+        mcp_server.serve(notes, http)
+        return 0
+    plan = _watch_plan(args.watch, args.out, args)
+    first = threading.Event()
+    notes = Notes(args.out, src=args.src or args.watch, first_run=first)
+    stop = threading.Event()
+
+    def serve() -> None:
+        try:
+            mcp_server.serve(notes, http)
+        except Exception as exc:  # noqa: BLE001 - the server thread's edge: one line
+            say(f"the MCP server stopped ({type(exc).__name__}: {exc})")
+        finally:
+            stop.set()
+
+    def started(cfg: Config) -> None:
+        notes.mark()
+
+    def after(published: bool) -> None:
+        if published:
+            try:
+                notes.refresh()
+            except NotechunkError as exc:
+                say(f"the new run is not served yet: {exc}")
+        first.set()
+
+    from notechunk.io.cache import CACHE_DIR
+
+    def before(changed: list[tuple[str, Path]], cfg: Config) -> None:
+        try:
+            for problem in notes.provisional(changed, cfg, args.out / CACHE_DIR):
+                say(f"{problem} (its published chunks are served)")
+        except NotechunkError as exc:
+            say(f"changes not searchable before the run: {exc}")
+
+    from notechunk.integrations.watch import watch
+
+    server = threading.Thread(target=serve, name="mcp-server", daemon=True)
+    server.start()
+    return watch(plan, say=say, stop=stop, after=after, before=before, started=started)
 
 
 def cmd_templates_suggest(args: argparse.Namespace) -> int:

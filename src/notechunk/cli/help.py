@@ -61,6 +61,26 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "  notechunk index out --db ~/rag/notes.lancedb\n"
         '  notechunk search out "monsoon onset" --db ~/rag/notes.lancedb',
     ),
+    "watch": (
+        "keep OUT current: run now, then again after every change to the notes",
+        "Run NOTES into OUT, then watch NOTES and run again after each change (only changed "
+        "files are\nchunked again). The search index (OUT/.search) and, with --index or "
+        "when it exists, the LanceDB\ntable follow. A file that had chunks and now fails "
+        "is reported and OUT keeps the previous\nrun. Ctrl-C leaves OUT whole. Needs pip "
+        "install 'notechunk[mcp]' (watchfiles).",
+        "notechunk watch ~/notes --out out\n  notechunk watch ~/notes --out out --index",
+    ),
+    "mcp": (
+        "serve OUT's notes to an AI assistant (Model Context Protocol)",
+        "Serve a finished run to an MCP client (Claude Desktop, Cursor, VS Code, ...): tools "
+        "search_notes,\nread_chunk, read_source, list_sources and outline, and the resources "
+        "notechunk://chunk/{id} and\nnotechunk://source/{path}. Reads OUT only; a newer run "
+        "is picked up by itself. stdio by default;\n--http HOST:PORT for streamable HTTP "
+        "(loopback unless you name another host). --watch NOTES\nkeeps OUT current in the "
+        "same process. Needs pip install 'notechunk[mcp]'.",
+        "notechunk mcp out\n  notechunk mcp out --watch ~/notes\n"
+        "  notechunk mcp out --http 127.0.0.1:8765",
+    ),
     "templates": (
         "spreadsheet template helpers",
         "Helpers for [[templates]], which turn a sheet's rows into sentences.",

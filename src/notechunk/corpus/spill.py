@@ -10,6 +10,7 @@ score pass over the spilled token blocks (`scores.scores`, index blocks spilled 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,9 @@ from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes, mark_duplicates, originals
 from notechunk.corpus.glossary import corpus_glossary, expand_part
 from notechunk.corpus.inputs import FileInputs
-from notechunk.corpus.scores import SCORE_BLOCK, FileBlocks, scores
+from notechunk.corpus.scores import SCORE_BLOCK, FileBlocks, ScoreBlocks, score_stored, scores
+from notechunk.corpus.scores.bm25index import load_index
+from notechunk.corpus.scores.retrievability import score_block
 from notechunk.corpus.scores.termblock import (
     TermBlock,
     doc_range,
@@ -46,19 +49,41 @@ _MERGE_EVERY = 256  # glossary statistics merged every so many files (memory sta
 
 
 class SpilledBlocks:
-    """A `scores.BlockStore` on disk (the index blocks between the score passes)."""
+    """A `scores.BlockStore` on disk: each index block in a file of its own, so a worker
+    can score one block alone (`score_file`)."""
 
-    def __init__(self, path: Path) -> None:
-        self._spill = ArraySpill(path)
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._files: list[tuple[Path, int]] = []  # (file, first document)
+        self._docs = 0
 
     def add(self, block: TermBlock) -> None:
-        self._spill.add(to_arrays(block))
+        path = self.folder / f"{len(self._files):06d}.block"
+        ArraySpill(path).add(to_arrays(block))
+        self._files.append((path, self._docs))
+        self._docs += block.n_docs
 
     def blocks(self) -> Iterator[TermBlock]:
-        return (from_arrays(a) for a in ArraySpill.read(self._spill.path))
+        return (_read_block(path) for path, _ in self._files)
+
+    def files(self) -> list[tuple[Path, int]]:
+        """Each block's file and its first document's number in the index."""
+        return list(self._files)
 
     def remove(self) -> None:
-        self._spill.path.unlink(missing_ok=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _read_block(path: Path) -> TermBlock:
+    (arrays,) = ArraySpill.read(path)
+    return from_arrays(arrays)
+
+
+def score_file(path: Path, offset: int, index_folder: Path) -> NDArray[np.float64]:
+    """The third score step for one spilled block (its first document is `offset`),
+    against the index `bm25index.save_index` wrote: what a worker runs."""
+    return score_block(_read_block(path), load_index(index_folder), offset)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -87,8 +112,11 @@ class SpilledCorpus:
         records = (r for path in self.results for r in read_spill(path))
         return mark_duplicates(records, self.original)
 
-    def scores(self, block_size: int = SCORE_BLOCK) -> NDArray[np.float64]:
-        """Every chunk's retrieval score in output order, unrounded."""
+    def scores(
+        self, block_size: int = SCORE_BLOCK, score_blocks: ScoreBlocks = score_stored
+    ) -> NDArray[np.float64]:
+        """Every chunk's retrieval score in output order, unrounded (the blocks scored by
+        `score_blocks`: in this process, or on the engine's pool)."""
         indexed = self.original < 0
 
         def parts() -> FileBlocks:
@@ -99,9 +127,9 @@ class SpilledCorpus:
                     yield block, indexed[start : start + block.n_docs]
                     start += block.n_docs
 
-        store = SpilledBlocks(self.folder / "index.terms")
+        store = SpilledBlocks(self.folder / "index-blocks")
         try:
-            return scores(parts, self.original, store, block_size)
+            return scores(parts, self.original, store, block_size, score_blocks)
         finally:
             store.remove()
 

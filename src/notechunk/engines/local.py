@@ -11,18 +11,23 @@ chunks are read from it when the write pass asks.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
 from itertools import islice
 from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
 
 from notechunk._proc import mp_context, quiet_worker
 from notechunk.chunk import FileError, FileResult
 from notechunk.config import Config
 from notechunk.corpus import Gathered
 from notechunk.corpus.inputs import FileInputs
-from notechunk.corpus.spill import spill
+from notechunk.corpus.scores import BlockStore, ScoreBlocks, score_stored
+from notechunk.corpus.scores.bm25index import Index, save_index
+from notechunk.corpus.spill import SpilledBlocks, SpilledCorpus, score_file, spill
 from notechunk.discover import SourceFile
 from notechunk.engines import Processed, Progress, batches, process_with_inputs
 
@@ -35,10 +40,11 @@ def process_files(
     cache_root: Path | None = None,
     cfg_key: str = "",
     progress: Progress | None = None,
+    pool: Executor | None = None,
 ) -> Iterator[Processed]:
     """One outcome per file with its pass inputs, in the order of `files` whatever the
     number of workers, yielded as each batch finishes (so the caller can spill it and let
-    it go)."""
+    it go). `pool`: the engine's workers (a pool of `workers` is made here when None)."""
     total = len(files)
     done = 0
     parts = batches(files, workers)
@@ -52,10 +58,9 @@ def process_files(
         return
     ahead = 2 * workers  # batches in flight: finished results wait for the caller, so
     # a window bounds what piles up when the caller (spilling) is slower than the pool
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=mp_context(), initializer=quiet_worker
-    )
-    try:
+    with ExitStack() as stack:
+        if pool is None:
+            pool = stack.enter_context(worker_pool(workers))
         pending: deque[Future[list[Processed]]] = deque()
         todo = iter(parts)
         for part in islice(todo, ahead):
@@ -69,10 +74,6 @@ def process_files(
                 progress("chunk", done, total)
             yield from outcomes
             del outcomes
-    except BaseException:  # Ctrl-C, or the caller gave up: stop the workers now
-        _stop(pool)
-        raise
-    pool.shutdown(wait=True)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -102,23 +103,72 @@ def gather(
     corpus. (A context manager like the Ray engine's; the spill stays under `work`.)"""
     keys: list[tuple[str, str | None]] = []
     notes: list[str] = []
+    with ExitStack() as stack:
+        pool = stack.enter_context(worker_pool(workers)) if workers > 1 else None
 
-    def results() -> Iterator[tuple[FileResult, FileInputs]]:
-        for outcome, inputs in process_files(
-            files,
-            cfg,
-            workers=workers,
-            cache_root=cache_root,
-            cfg_key=cfg_key,
-            progress=progress,
-        ):
-            keys.append((outcome.result.source, outcome.key))
-            if outcome.note:
-                notes.append(outcome.note)
-            yield outcome.result, inputs
+        def results() -> Iterator[tuple[FileResult, FileInputs]]:
+            for outcome, inputs in process_files(
+                files,
+                cfg,
+                workers=workers,
+                cache_root=cache_root,
+                cfg_key=cfg_key,
+                progress=progress,
+                pool=pool,
+            ):
+                keys.append((outcome.result.source, outcome.key))
+                if outcome.note:
+                    notes.append(outcome.note)
+                yield outcome.result, inputs
 
-    sc = spill(results(), work, cfg, discovery_errors, user)
-    yield Gathered(
+        sc = spill(results(), work, cfg, discovery_errors, user)
+        blocks = score_stored if pool is None else pooled(pool, work / "index")
+        yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks))
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """The engine's workers: fresh processes (`_proc.mp_context`) that ignore SIGINT, kept
+    for the whole run (per-file work, then the score pass), so they start once. Ctrl-C or
+    a caller that gives up stops them at once (`_stop`)."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=mp_context(), initializer=quiet_worker
+    )
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:
+    """The score pass's third step on the pool: the index saved once for the workers to
+    memory-map, each spilled block scored by one task (`corpus.spill.score_file`), the
+    results taken back in block order."""
+
+    def run(index: Index, store: BlockStore) -> Iterator[NDArray[np.float64]]:
+        if not isinstance(store, SpilledBlocks):
+            yield from score_stored(index, store)
+            return
+        save_index(index, index_folder)
+        futures = [
+            pool.submit(score_file, path, first, index_folder) for path, first in store.files()
+        ]
+        for future in futures:
+            yield future.result()
+
+    return run
+
+
+def _gathered(
+    sc: SpilledCorpus,
+    files: Sequence[SourceFile],
+    keys: list[tuple[str, str | None]],
+    notes: list[str],
+    scores: Callable[[], NDArray[np.float64]],
+) -> Gathered:
+    return Gathered(
         files=len(files),
         n_markdown=sc.n_markdown,
         n_sheets=sc.n_sheets,
@@ -132,5 +182,5 @@ def gather(
         notes=tuple(notes),
         paths=tuple((f.rel, f.path) for f in files),
         chunks=sc.chunks,
-        scores=sc.scores,
+        scores=scores,
     )

@@ -28,7 +28,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +38,7 @@ from notechunk.chunk import SCHEMA_VERSION
 from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
 from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.origin import ORIGIN
 from notechunk.io.outdir import (
     check_dir,
     check_file,
@@ -59,7 +60,7 @@ SEARCH_DIR = ".search"
 _SWITCH = ".current.tmp"
 _PENDING = ".publish"
 OUTPUT_DIRS = ("stages", "qa", "sources")
-OUTPUT_FILES = ("chunks.jsonl.gz", "chunks.parquet", "report.html", MANIFEST)
+OUTPUT_FILES = ("chunks.jsonl.gz", "chunks.parquet", "report.html", ORIGIN, MANIFEST)
 """The names a run publishes at the top of OUT (a run may add others: each top-level entry
 of a generation gets its link)."""
 OWN_FOLDERS = (STAGING, CACHE_DIR, SEARCH_DIR, RUNS, *OUTPUT_DIRS)
@@ -253,7 +254,8 @@ def staging_dir(out: Path) -> Path:
 def remove_leftovers(out: Path) -> None:
     """What a killed or failed run leaves: its staging folder, a generation never switched
     in (or one switched out), a half-made switch link, and (from the one-by-one publish)
-    files waiting beside their targets. Nothing is followed: a link is removed as a link."""
+    files waiting beside their targets, a half-written manifest or origin. Nothing is
+    followed: a link is removed as a link."""
     if check_dir(out / STAGING):
         shutil.rmtree(out / STAGING, ignore_errors=True)
     _remove_entry(out / _SWITCH)
@@ -267,7 +269,8 @@ def remove_leftovers(out: Path) -> None:
     for folder in (out, *(out / d for d in OUTPUT_DIRS)):
         if kind(folder) != "dir":
             continue
-        for stale in (*folder.glob(f".*{_PENDING}"), *folder.glob(f".{MANIFEST}.tmp*")):
+        temps = (f".{name}.tmp*" for name in (MANIFEST, ORIGIN))
+        for stale in (*folder.glob(f".*{_PENDING}"), *(p for t in temps for p in folder.glob(t))):
             _remove_entry(stale)
 
 
@@ -310,10 +313,20 @@ def outputs_intact(out: Path, manifest: Manifest) -> bool:
     return True
 
 
-def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | None) -> Manifest:
-    """Make the staged run OUT's current run: the manifest written into the staging folder,
-    the folder renamed to a new generation, `.current` switched to it by one rename, the
-    older generations removed. Where links cannot be made, `_publish_in_place`.
+def publish(
+    staging: Path,
+    out: Path,
+    metrics: dict[str, Any],
+    run_key: str | None,
+    beside: Mapping[str, bytes] | None = None,
+) -> Manifest:
+    """Make the staged run OUT's current run: the manifest written (durably, the run's
+    commit record) into the staging folder, the folder renamed to a new generation,
+    `.current` switched to it by one rename, the older generations removed. Where links
+    cannot be made, `_publish_in_place`.
+
+    `beside` names files published with the run but not listed in its manifest
+    (`origin.json`: where SRC is, which no output depends on).
 
     A failure before the switch leaves the previous run intact and is one `OutputError`
     line."""
@@ -322,7 +335,9 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
     manifest = Manifest(files=files, metrics=metrics, run_key=run_key)
     data = (dumps(manifest.to_json()) + "\n").encode()
     try:
-        atomic_write_bytes(staging / MANIFEST, data)
+        for name, extra in (beside or {}).items():
+            atomic_write_bytes(staging / name, extra)
+        atomic_write_bytes(staging / MANIFEST, data, durable=True)
         switch = _switch_link(out)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -331,7 +346,7 @@ def publish(staging: Path, out: Path, metrics: dict[str, Any], run_key: str | No
         ) from None
     if switch is None:
         (staging / MANIFEST).unlink()
-        return _publish_in_place(staging, out, manifest, data)
+        return _publish_in_place(staging, out, manifest, data, beside or {})
     previous = read_manifest(out)
     try:
         runs = own_dir(out / RUNS)
@@ -415,7 +430,9 @@ def link_output(out: Path, name: str) -> None:
     os.symlink(target, path)
 
 
-def _publish_in_place(staging: Path, out: Path, manifest: Manifest, data: bytes) -> Manifest:
+def _publish_in_place(
+    staging: Path, out: Path, manifest: Manifest, data: bytes, beside: Mapping[str, bytes]
+) -> Manifest:
     """Move every staged file into OUT itself, then write the manifest (no links here).
 
     Two phases, so a full disk or a folder of OUT on another file system fails before
@@ -465,7 +482,9 @@ def _publish_in_place(staging: Path, out: Path, manifest: Manifest, data: bytes)
             (out / name).unlink()
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        atomic_write_bytes(out / MANIFEST, data)
+        for name, extra in beside.items():
+            atomic_write_bytes(out / name, extra)
+        atomic_write_bytes(out / MANIFEST, data, durable=True)
     except OSError as exc:
         raise OutputError(f"{out}: outputs written but not the manifest ({_why(exc)})") from None
     fsync_dir(out)

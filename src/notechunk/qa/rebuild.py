@@ -82,7 +82,7 @@ def build_report(out: Path) -> Path:
             "run notechunk again"
         ) from None
     try:
-        write_text(run / "report.html", html)
+        write_text(run / "report.html", html, durable=True)  # no manifest covers it
         if run != out:  # OUT/report.html is the link through `.current` (made again if gone)
             link_output(out, "report.html")
     except OSError as exc:

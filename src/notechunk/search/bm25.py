@@ -23,9 +23,10 @@ from notechunk.search.runview import FinishedRun, Stored, cache_path, save_entry
 
 
 def load_or_build(
-    run: FinishedRun, texts: Callable[[], Sequence[str]], stem: bool = True
+    run: FinishedRun, texts: Callable[[], Sequence[str]], stem: bool = True, save: bool = True
 ) -> tuple[Bm25Index, Stored]:
-    """The run's index from OUT/.search, else built from `texts()` and saved there.
+    """The run's index from OUT/.search, else built from `texts()` and saved there
+    (unless `save` is False: a reader that must leave OUT as it is).
 
     Returns the index and how it was got (loaded; built and saved; built, not saved: a
     read-only OUT still gets an answer). A damaged entry is rebuilt, its note saying so.
@@ -43,6 +44,8 @@ def load_or_build(
     if why not in ("absent", "stale"):
         damaged = f"{folder}: damaged search index ({why}); rebuilt"
     index = Bm25Index.build(texts(), stem)
+    if not save:
+        return index, Stored("unsaved", damaged)
     stored = save_entry(run, folder, index.save)
     note = "; ".join(n for n in (damaged, stored.note) if n) or None
     return index, Stored(stored.state, note)

@@ -8,6 +8,7 @@ only the question is embedded on later searches.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -60,13 +61,29 @@ def vectors_path(run: FinishedRun, embedder: Embedder) -> Path:
 VECTORS = "vectors.npy"
 
 
+KEYS = "keys.npy"
+"""Beside the vectors: a 16-byte digest of each chunk's text, so the next run's vectors
+reuse every row whose text did not change."""
+
+
+def text_keys(texts: Sequence[str]) -> np.ndarray:
+    import numpy as np
+
+    raw = b"".join(
+        hashlib.blake2b(t.encode("utf-8", "surrogatepass"), digest_size=16).digest() for t in texts
+    )
+    return np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), 16)
+
+
 def load_or_embed(
-    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder
+    run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder, save: bool = True
 ) -> tuple[np.ndarray, Stored]:
-    """The run's chunk vectors from OUT/.search, else embedded now and saved there.
+    """The run's chunk vectors from OUT/.search, else made now and saved there (unless
+    `save` is False): rows of an earlier run's vectors whose text is unchanged are
+    reused, so a re-run after a one-file edit embeds that file's chunks only.
 
     A stored entry is used only when its seal holds and the array is one finite float32
-    row per chunk; otherwise it is embedded again (a one-line note when it was damaged).
+    row per chunk; otherwise it is made again (a one-line note when it was damaged).
     """
     import numpy as np
 
@@ -81,11 +98,14 @@ def load_or_embed(
             why = str(exc) or type(exc).__name__
     damaged = None if why in ("absent", "stale") else f"{folder}: damaged vectors ({why}); redone"
     docs = list(texts())
-    vecs = np.asarray(embedder.encode(docs) if docs else np.zeros((0, 1)), dtype=np.float32)
+    keys = text_keys(docs)
+    vecs = _reused_or_embedded(run, embedder, docs, keys)
+    if not save:
+        return vecs, Stored("unsaved", damaged)
 
     def write(tmp: Path) -> None:
-        with open(tmp / VECTORS, "wb") as fh:
-            np.save(fh, vecs, allow_pickle=False)
+        _save(tmp / KEYS, keys)
+        _save(tmp / VECTORS, vecs)
 
     stored = save_entry(run, folder, write)
     note = "; ".join(n for n in (damaged, stored.note) if n) or None
@@ -100,6 +120,43 @@ def check_vectors(vecs: np.ndarray, n_chunks: int) -> None:
         raise ValueError(f"an array of shape {vecs.shape} for {n_chunks} chunks")
     if n_chunks and (vecs.shape[1] < 1 or not bool(np.all(np.isfinite(vecs)))):
         raise ValueError("values that are not finite")
+
+
+def _save(path: Path, array: np.ndarray) -> None:
+    import numpy as np
+
+    with open(path, "wb") as fh:  # inside save_entry's temporary folder
+        np.save(fh, array, allow_pickle=False)
+
+
+def _reused_or_embedded(
+    run: FinishedRun, embedder: Embedder, docs: Sequence[str], keys: np.ndarray
+) -> np.ndarray:
+    """Vectors for `docs`: rows of earlier runs' entries with the same text key, the
+    rest embedded in one call."""
+    import numpy as np
+
+    if not docs:
+        return np.zeros((0, 1), dtype=np.float32)
+    known: dict[bytes, np.ndarray] = {}
+    for old in sorted(run.cache_dir.glob(f"dense-*-{embedder.cache_tag}")):
+        try:
+            old_keys = np.load(old / KEYS, allow_pickle=False)
+            old_vecs = np.load(old / VECTORS, mmap_mode="r", allow_pickle=False)
+            check_vectors(old_vecs, old_keys.shape[0])
+        except (OSError, ValueError):
+            continue
+        if old_keys.shape != (old_vecs.shape[0], 16) or old_keys.dtype != np.uint8:
+            continue
+        for k, row in zip(old_keys, old_vecs, strict=True):
+            known.setdefault(k.tobytes(), row)
+    rows: list[np.ndarray | None] = [known.get(k.tobytes()) for k in keys]
+    missing = [i for i, r in enumerate(rows) if r is None]
+    if missing:
+        made = np.asarray(embedder.encode([docs[i] for i in missing]), dtype=np.float32)
+        for i, vec in zip(missing, made, strict=True):
+            rows[i] = vec
+    return np.asarray(np.stack([r for r in rows if r is not None]), dtype=np.float32)
 
 
 def dense_scores(vectors: np.ndarray, embedder: Embedder, query: str) -> np.ndarray:

@@ -9,11 +9,13 @@ with the question; a question with no known term has no BM25 hits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from notechunk.bm25 import Bm25Index
 from notechunk.chunk import Chunk
 from notechunk.errors import UsageError
 from notechunk.search import bm25, dense
@@ -73,6 +75,109 @@ def rrf(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, fl
     return sorted(fused.items(), key=lambda item: -item[1])
 
 
+class Ranker:
+    """The rankings of one finished run, each index loaded once and kept: BM25 on the
+    first lexical question, the vectors and the model on the first dense one. `search`
+    makes one per question; the MCP server keeps one per run, so every question after
+    the first costs only its own scoring. `save=False` never writes OUT (a reader that
+    must leave it as it is builds a missing index in memory).
+    """
+
+    def __init__(
+        self,
+        run: FinishedRun,
+        *,
+        embedder: Callable[[], dense.Embedder] = dense.make_embedder,
+        save: bool = True,
+    ) -> None:
+        self.run, self.save = run, save
+        self.stored: dict[str, Stored] = {}
+        self._embedder = embedder
+        self._lines: list[bytes] | None = None
+        self._texts: list[str] | None = None
+        self._bm25: Bm25Index | None = None
+        self._vectors: np.ndarray | None = None
+        self._model: dense.Embedder | None = None
+
+    @property
+    def built(self) -> dict[str, bool]:
+        """Which indexes this ranker built (False: loaded from OUT/.search)."""
+        return {name: s.state != "loaded" for name, s in self.stored.items()}
+
+    def notes(self) -> list[str]:
+        """What a person should see about the indexes (damaged and rebuilt, not saved)."""
+        return [s.note for s in self.stored.values() if s.note]
+
+    def lines(self) -> list[bytes]:
+        """The run's chunk lines (line i is document i of every index)."""
+        if self._lines is None:
+            self._lines = chunk_lines(self.run)
+        return self._lines
+
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = embed_texts(self.lines())
+        return self._texts
+
+    def bm25_index(self) -> Bm25Index:
+        if self._bm25 is None:
+            index, self.stored["bm25"] = bm25.load_or_build(self.run, self.texts, save=self.save)
+            self._bm25 = index
+        return self._bm25
+
+    def bm25_scores(self, query: str) -> np.ndarray:
+        return self.bm25_index().scores(query)
+
+    def dense_scores(self, query: str) -> np.ndarray:
+        if self._model is None:
+            self._model = self._embedder()
+        if self._vectors is None:
+            self._vectors, self.stored["dense"] = dense.load_or_embed(
+                self.run, self.texts, self._model, save=self.save
+            )
+        return dense.dense_scores(self._vectors, self._model, query)
+
+    def ranked(
+        self, query: str, k: int, retriever: str, allowed: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        """(chunk index, score) of the best `k`, best first. `allowed` (one bool per
+        chunk) keeps only those chunks, scored exactly as without it."""
+        if retriever == "bm25":
+            scores = _only(self.bm25_scores(query), allowed, 0.0)
+            return [(i, float(scores[i])) for i in top(scores, k, positive_only=True)]
+        if retriever == "dense":
+            scores = _only(self.dense_scores(query), allowed, -math.inf)
+            return [(i, float(scores[i])) for i in top(scores, k) if _kept(allowed, i)]
+        lexical = _only(self.bm25_scores(query), allowed, 0.0)
+        semantic = _only(self.dense_scores(query), allowed, -math.inf)
+        depth = max(FUSION_DEPTH, k)
+        rankings = [
+            top(lexical, depth, positive_only=True),
+            [i for i in top(semantic, depth) if _kept(allowed, i)],
+        ]
+        return rrf(rankings)[:k]
+
+
+def _only(scores: np.ndarray, allowed: np.ndarray | None, floor: float) -> np.ndarray:
+    import numpy as np
+
+    return scores if allowed is None else np.where(allowed, scores, floor)
+
+
+def _kept(allowed: np.ndarray | None, i: int) -> bool:
+    return allowed is None or bool(allowed[i])
+
+
+def check_question(query: str, k: int, retriever: str) -> None:
+    """The arguments every search refuses, each with its one-line reason."""
+    if retriever not in RETRIEVERS:
+        raise UsageError(f"unknown retriever {retriever!r} (known: {', '.join(RETRIEVERS)})")
+    if k < 1:
+        raise UsageError("-k must be at least 1")
+    if not query.strip():
+        raise UsageError("the question is empty")
+
+
 def search(
     out: Path,
     query: str,
@@ -82,62 +187,21 @@ def search(
     embedder: Callable[[], dense.Embedder] = dense.make_embedder,
 ) -> SearchResult:
     """The top `k` chunks of the finished run in `out` for `query`."""
-    if retriever not in RETRIEVERS:
-        raise UsageError(f"unknown retriever {retriever!r} (known: {', '.join(RETRIEVERS)})")
-    if k < 1:
-        raise UsageError("-k must be at least 1")
-    if not query.strip():
-        raise UsageError("the question is empty")
-    run = open_run(out)
-    lines = chunk_lines(run)
-    got: dict[str, Stored] = {}
-
-    def texts() -> list[str]:
-        return embed_texts(lines)
-
-    ranked: list[tuple[int, float]]
-    if retriever == "bm25":
-        scores = _bm25(run, query, texts, got)
-        ranked = [(i, float(scores[i])) for i in top(scores, k, positive_only=True)]
-    elif retriever == "dense":
-        scores = _dense(run, query, texts, got, embedder)
-        ranked = [(i, float(scores[i])) for i in top(scores, k)]
-    else:
-        lexical = _bm25(run, query, texts, got)
-        semantic = _dense(run, query, texts, got, embedder)
-        depth = max(FUSION_DEPTH, k)
-        rankings = [top(lexical, depth, positive_only=True), top(semantic, depth)]
-        ranked = rrf(rankings)[:k]
+    check_question(query, k, retriever)
+    ranker = Ranker(open_run(out), embedder=embedder)
+    ranked = ranker.ranked(query, k, retriever)
+    lines = ranker.lines() if ranked else []
     hits = tuple(
         Hit(rank=n, score=score, chunk=parse(lines[i])) for n, (i, score) in enumerate(ranked, 1)
     )
-    notes = [s.note for s in got.values() if s.note]
-    if not hits and not lines:
+    notes = list(ranker.notes())
+    if not hits and not ranker.lines():
         notes.append(f"{out} has no chunks to search")
     return SearchResult(
         query=query,
         retriever=retriever,
         hits=hits,
-        built={name: s.state != "loaded" for name, s in got.items()},
+        built={name: s.state != "loaded" for name, s in ranker.stored.items()},
         notes=tuple(notes),
-        saved=tuple(name for name, s in got.items() if s.state == "saved"),
+        saved=tuple(name for name, s in ranker.stored.items() if s.state == "saved"),
     )
-
-
-def _bm25(
-    run: FinishedRun, query: str, texts: Callable[[], list[str]], got: dict[str, Stored]
-) -> np.ndarray:
-    index, got["bm25"] = bm25.load_or_build(run, texts)
-    return index.scores(query)
-
-
-def _dense(
-    run: FinishedRun,
-    query: str,
-    texts: Callable[[], list[str]],
-    got: dict[str, Stored],
-    embedder: Callable[[], dense.Embedder],
-) -> np.ndarray:
-    model = embedder()
-    vectors, got["dense"] = dense.load_or_embed(run, texts, model)
-    return dense.dense_scores(vectors, model, query)

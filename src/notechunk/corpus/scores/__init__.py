@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk
-from notechunk.corpus.scores.bm25index import CorpusStats, build_index, merge_stats
+from notechunk.corpus.scores.bm25index import CorpusStats, Index, build_index, merge_stats
 from notechunk.corpus.scores.retrievability import score_block
 from notechunk.corpus.scores.termblock import TermBlock, concat, subset, term_block
 
@@ -75,14 +75,28 @@ def chunk_scores(doc_score: F64, original: NDArray[np.int64]) -> F64:
     return doc_score[doc_of] if len(doc_of) else np.zeros(0)
 
 
+ScoreBlocks = Callable[[Index, BlockStore], Iterable[F64]]
+"""The third step, scheduled by an engine: each stored block's scores, in store order."""
+
+
+def score_stored(index: Index, store: BlockStore) -> Iterator[F64]:
+    """The third step in this process: each stored block scored against the index."""
+    offset = 0
+    for block in store.blocks():
+        yield score_block(block, index, offset)
+        offset += block.n_docs
+
+
 def scores(
     parts: Callable[[], FileBlocks],
     original: NDArray[np.int64],
     store: BlockStore,
     block_size: int = SCORE_BLOCK,
+    score_blocks: ScoreBlocks = score_stored,
 ) -> F64:
     """Every chunk's retrieval score in output order, unrounded: statistics while the index
-    blocks of `parts()` go into `store`, the index, then each stored block's scores."""
+    blocks of `parts()` go into `store`, the index, then each stored block's scores
+    (`score_blocks`: here, or on an engine's workers)."""
 
     def counted() -> Iterator[CorpusStats]:
         for block in index_blocks(parts(), block_size):
@@ -91,11 +105,7 @@ def scores(
 
     stats = merge_stats(counted())
     index = build_index(store.blocks(), stats)
-    per_doc: list[F64] = []
-    offset = 0
-    for block in store.blocks():
-        per_doc.append(score_block(block, index, offset))
-        offset += block.n_docs
+    per_doc = list(score_blocks(index, store))
     return chunk_scores(np.concatenate(per_doc) if per_doc else np.zeros(0), original)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -239,3 +241,33 @@ def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
         keys=all_keys,
         bound=bound,
     )
+
+
+_INDEX_ARRAYS = ("idf", "indptr", "docs", "weights", "keys", "bound")
+
+
+def save_index(index: Index, folder: Path) -> None:
+    """The index as .npy files in `folder`, for workers to memory-map (`load_index`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    s = index.stats
+    arrays = {
+        "counts": np.asarray([s.n_docs, s.total_len], dtype=np.int64),
+        "terms": s.terms,
+        "df": s.df,
+        **{name: getattr(index, name) for name in _INDEX_ARRAYS},
+    }
+    for name, array in arrays.items():
+        np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+
+
+def load_index(folder: Path) -> Index:
+    """The index `save_index` wrote, its arrays memory-mapped (read-only, shared pages)."""
+
+    def load(name: str) -> NDArray[Any]:
+        array: NDArray[Any] = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+        return array
+
+    counts = load("counts")
+    stats = CorpusStats(int(counts[0]), int(counts[1]), load("terms"), load("df"))
+    idf, indptr, docs, weights, keys, bound = (load(name) for name in _INDEX_ARRAYS)
+    return Index(stats, idf, indptr, docs, weights, keys, bound)
