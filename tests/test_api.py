@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import shutil
 from dataclasses import replace
@@ -188,6 +189,15 @@ def test_load_prefers_parquet(sample_out: Path, tmp_path: Path) -> None:
         schema = schema.append(pa.field(name, pa.map_(pa.string(), pa.string())))
     rows = [{**r, **{n: list(r[n].items()) for n in pairs}} for r in rows]
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), out / "chunks.parquet")
+    with pytest.raises(InputError, match="chunks.parquet is not the file its manifest"):
+        list(notechunk.load(out))  # a parquet file the run did not write is never served
+    manifest = json.loads((out / "manifest.json").read_text())
+    data = (out / "chunks.parquet").read_bytes()
+    manifest["files"]["chunks.parquet"] = {
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest))
     assert list(notechunk.load(out)) == reordered
     assert list(notechunk.load(out / "chunks.parquet")) == reordered
     assert api.is_output(out)
@@ -210,6 +220,9 @@ def test_load_without_pyarrow(
     with pytest.raises(MissingExtra, match=r"pip install 'notechunk\[parquet\]'"):
         notechunk.load(out)
     shutil.copy(sample_out / "chunks.jsonl.gz", out / "chunks.jsonl.gz")
+    with pytest.raises(InputError, match="no manifest.json"):  # the manifest must match
+        notechunk.load(out)
+    shutil.copy(sample_out / "manifest.json", out / "manifest.json")
     assert list(notechunk.load(out)) == list(notechunk.load(sample_out))  # falls back
 
 

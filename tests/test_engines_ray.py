@@ -16,17 +16,12 @@ from notechunk.config import Config
 from notechunk.data import SAMPLE_DIR
 from notechunk.engines import ray as engine
 from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key, file_key
-
-OWN = {".lock", ".notechunk-out"}
+from published import published
 
 
 def outputs(out: Path) -> dict[str, bytes]:
-    """Every file of OUT but its cache and lock: what the engines must agree on."""
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and CACHE_DIR not in p.parts and p.name not in OWN
-    }
+    """Every file of OUT's run but its cache and lock: what the engines must agree on."""
+    return published(out)
 
 
 def cli(
@@ -83,8 +78,9 @@ def test_incremental_rerun_reads_and_writes_the_cache_in_the_tasks(
     assert cli(capsys, src, out, "--engine", "ray")[0] == 0  # unchanged: nothing rewritten
     assert (out / "chunks.jsonl.gz").stat().st_mtime_ns == stamp and outputs(out) == before
 
-    # a planted cache entry for writs.md is what the next run ships for it (read by a
-    # task), while the changed parliament.md is redone and cached
+    # a planted cache entry for writs.md is read by a task and not believed (its seal no
+    # longer holds): redone there with a note naming it, while the changed parliament.md
+    # is redone and cached
     key = file_key(
         (src / "writs.md").read_bytes(), "writs.md", config_key(Config(), code_fingerprint())
     )
@@ -92,9 +88,12 @@ def test_incremental_rerun_reads_and_writes_the_cache_in_the_tasks(
     entry.write_text(entry.read_text().replace("Habeas corpus", "Zqplanted corpus"))
     with (src / "parliament.md").open("a") as fh:
         fh.write("\n\nThe zqnewline sentence closes the note on Parliament.\n")
-    assert cli(capsys, src, out, "--engine", "ray")[0] == 0
+    code, _, err = cli(capsys, src, out, "--engine", "ray")
+    assert code == 0
+    assert f"{entry}: cache entry of writs.md not used" in err and err.count("\n") == 1
     shipped = (out / "stages" / "markdown_chunks.jsonl").read_text()
-    assert "Zqplanted corpus" in shipped and "zqnewline" in shipped
+    assert "Zqplanted corpus" not in shipped and "Habeas corpus" in shipped
+    assert "zqnewline" in shipped
     assert len(list((out / CACHE_DIR).rglob("*.json"))) == len(entries) + 1
 
 

@@ -86,9 +86,19 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     assert got is not None and type(got.discarded[0].measured) is int  # kept as measured
     path = tmp_path / "ab" / f"{key}.json"
     lines = path.read_bytes().splitlines(keepends=True)
-    assert len(lines) == 3  # the file's records, then a line per chunk
+    assert len(lines) == 4  # the file's records, a line per chunk, the seal
     path.write_bytes(b"".join(lines[:2]))  # a chunk short: a miss
-    assert cache.get(key) is None
+    assert cache.load(key) == (None, "its lines do not match its checksum")
+    path.write_bytes(b"".join([lines[0], lines[2], lines[3]]))  # a chunk gone, resealed as was
+    assert cache.load(key)[1] == "its lines do not match its checksum"
+    whole = b"".join(lines)
+    assert b"The Act applies." in whole
+    path.write_bytes(whole.replace(b"The Act applies.", b"The Act repeals."))  # never said
+    assert cache.load(key) == (None, "its lines do not match its checksum")
+    path.write_bytes(b"".join([*lines, b"{}\n"]))
+    assert cache.load(key) == (None, "lines after its seal")
+    path.write_bytes(b"".join(lines).replace(b'"notechunk":"', b'"notechunk":"0'))
+    assert cache.load(key) == (None, "written by another notechunk version")
     path.write_text('{"source": 1}')  # a foreign shape is a miss, not a crash
     assert cache.get(key) is None
     path.write_text('{"trunc')

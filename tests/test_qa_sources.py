@@ -15,7 +15,8 @@ from notechunk.cli import main
 from notechunk.corpus import Corpus
 from notechunk.qa import source_pages, sources_html
 from notechunk.qa.rebuild import build_report
-from notechunk.qa.sources import Card, FileView, Gap, layout, page_name, source_lines
+from notechunk.qa.sources import Card, FileView, Gap, layout, page_name
+from notechunk.textio import source_lines
 
 EVIL = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from notechunk.cli import main
+from published import published
 
 SRC_PACKAGE = Path(__file__).resolve().parents[1] / "src" / "notechunk"
 OUTPUT_NAMES = {
@@ -141,19 +142,14 @@ def test_output_paths_never_come_from_input_names(
     out = tmp_path / "out"
     rc, errors = _run(src, out, capfd)
     assert rc == 0, errors
-    published = {
-        p.relative_to(out).as_posix()
-        for p in out.rglob("*")
-        if p.is_file()
-        and not p.relative_to(out).as_posix().startswith((".cache/", ".lock", ".notechunk-out"))
-    }
+    shipped = set(published(out))
     allowed = OUTPUT_NAMES | {f"qa/{n}" for n in QA_NAMES} | {"sources/index.html"}
     # the source view has one page per input, named by a sanitised slug and a hash, and
     # always inside sources/ (no separator, no leading dot, nothing else)
     safe = r"sources/[A-Za-z0-9_-][\w.-]*-[0-9a-f]{8}\.html"
-    pages = {p for p in published if re.fullmatch(safe, p)}
+    pages = {p for p in shipped if re.fullmatch(safe, p)}
     assert len(pages) == len(names) - 2  # "..md" and "...md" are hidden files: not read
-    assert published - pages <= allowed, published - pages - allowed
+    assert shipped - pages <= allowed, shipped - pages - allowed
     cache = [p.relative_to(out / ".cache").as_posix() for p in (out / ".cache").rglob("*.json")]
     assert cache and all(re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{64}\.json", c) for c in cache)
     assert sorted(tmp_path.iterdir()) == [out, src]  # nothing written beside OUT

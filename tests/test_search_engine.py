@@ -14,7 +14,7 @@ import pytest
 
 from notechunk.cli import main
 from notechunk.errors import UsageError
-from notechunk.search import engine
+from notechunk.search import dense, engine
 from notechunk.search.show import printable
 
 
@@ -199,7 +199,7 @@ def test_a_rerun_embeds_only_the_chunks_whose_text_changed(tmp_path: Path) -> No
     assert any("zqadded" in t for t in seen)
     assert first.hits and again.hits[0].chunk.source == "polity/writs.md"
     # the reused rows are the vectors a fresh embedding gives
-    vectors = np.load(next((out / ".search").glob("dense-*-hash64.npy")))
+    vectors = np.load(next((out / ".search").glob("dense-*-hash64")) / dense.VECTORS)
     with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
         texts = [json.loads(line)["embed_text"] for line in fh]
     assert np.allclose(vectors, HashEmbedder().encode(texts))

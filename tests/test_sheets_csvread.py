@@ -86,12 +86,17 @@ def test_field_over_csv_default_limit_is_read_and_cut(tmp_path: Path) -> None:
     assert rows[2].cells == ("lapse", "Dalhousie") and rows[2].flags == ()
 
 
-def test_malformed_csv_is_one_input_error(tmp_path: Path) -> None:
+def test_nul_bytes_are_one_input_error(tmp_path: Path) -> None:
     p = tmp_path / "nul.csv"
     p.write_bytes(b'a,b\n"x\x00y",z\n')
-    try:
-        rows = list(next(read_csv(p, "nul.csv", CFG)).rows)
-    except InputError as exc:
-        assert "malformed CSV" in exc.reason and "\n" not in exc.reason
-    else:
-        assert rows[0].cells == ("a", "b")
+    with pytest.raises(InputError) as err:
+        list(next(read_csv(p, "nul.csv", CFG)).rows)
+    assert err.value.reason == "not a CSV file: binary content (NUL bytes)"
+
+
+def test_malformed_csv_is_one_input_error(tmp_path: Path) -> None:
+    p = tmp_path / "open.csv"
+    p.write_bytes(b'a,b\n"x' + b"y" * (1 << 25))  # a quoted field past the field limit
+    with pytest.raises(InputError) as err:
+        list(next(read_csv(p, "open.csv", CFG)).rows)
+    assert "malformed CSV" in err.value.reason and "\n" not in err.value.reason

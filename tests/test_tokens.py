@@ -81,15 +81,20 @@ def test_hf_path_and_folder_count_without_truncation(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no tokenizer.json"), ("not json", "cannot read"), ('{"a": 1}', "not a tokenizer")],
+    [
+        (None, "no tokenizer.json"),
+        ("not json zqsecret", "is not a tokenizer.json$"),
+        ('{"a": "zqsecret"}', "is not a tokenizer.json$"),
+    ],
     ids=["missing", "not-json", "not-a-tokenizer"],
 )
 def test_hf_bad_files_are_config_errors(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "tokenizer.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(ConfigError, match=message) as err:
         load_counter(f"hf:{path}")
+    assert "zqsecret" not in str(err.value)  # the file's text is never quoted
 
 
 def test_hub_names_are_not_fetched() -> None:
@@ -272,9 +277,18 @@ def test_config_keys_round_trip_through_config_show(
         ('tokenizer = "bert"\n', "expected hf:"),
         ('tokenizer = "hf:minilm"\nmax_tokens = -1\n', "max_tokens must be an integer in"),
         ('tokenizer = "hf:minilm"\nmax_tokens = "256"\n', "max_tokens must be an integer in"),
-        ('tokenizer = "hf:/no/such/tokenizer.json"\n', "no tokenizer.json at"),
+        ('tokenizer = "hf:no/such/tokenizer.json"\n', "no tokenizer.json at"),
+        ('tokenizer = "hf:/no/such/tokenizer.json"\n', "a config may only name files in"),
     ],
-    ids=["limit-alone", "window-alone", "bad-prefix", "negative", "string", "missing-file"],
+    ids=[
+        "limit-alone",
+        "window-alone",
+        "bad-prefix",
+        "negative",
+        "string",
+        "missing-file",
+        "outside-the-folder",
+    ],
 )
 def test_bad_token_config_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], toml: str, message: str

@@ -1,7 +1,13 @@
 """Processes and their limits: the package's one multiprocessing context, and a per-file
 time limit for work that runs in this process.
 
-`mp_context` is used by the local engine's pool and the sheet reader's isolated workers.
+`mp_context` is used by the local engine's pool and the sheet reader's isolated workers:
+fresh processes (forkserver, or spawn), which re-import the program's `__main__`. Where
+that cannot be done (a script read from stdin, `python - <<EOF`: its `__main__` names a
+file `<stdin>` that does not exist) a plain fork is used, which re-imports nothing; where
+there is no fork either, the error says to run from a script file. `quiet_worker` is what
+every worker runs first: Ctrl-C reaches the whole process group, and only the parent
+answers it (one line, exit 130), never each worker with its traceback.
 `time_limit` bounds the Markdown work of one file, like the sheet worker's limit: past it
 the file becomes one `FileError` and the run goes on.
 
@@ -14,13 +20,16 @@ patterns are kept linear for that reason.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
 from types import FrameType
+
+from notechunk.errors import UsageError
 
 
 class TimeLimitExceeded(Exception):
@@ -51,11 +60,36 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def mp_context() -> ForkServerContext | SpawnContext:
-    """Fresh processes, never a plain fork of this one: a forked worker inherits the
-    parent's multiprocessing state (a forkserver the sheet reader started earlier in the
-    same process makes its next isolated read fail with ChildProcessError), and whatever
-    locks other threads held."""
+def mp_context() -> ForkServerContext | SpawnContext | ForkContext:
+    """Fresh processes, not a plain fork of this one where the program can be re-imported:
+    a forked worker inherits the parent's multiprocessing state (a forkserver the sheet
+    reader started earlier in the same process makes its next isolated read fail with
+    ChildProcessError), and whatever locks other threads held. A program that cannot be
+    re-imported (`main_reimportable`) forks, the same way for its whole life."""
+    if not main_reimportable():
+        if "fork" in mp.get_all_start_methods():
+            return mp.get_context("fork")
+        raise UsageError(
+            "worker processes cannot start from a program read from stdin here: "
+            "save it as a .py file and run that"
+        )
     if sys.platform.startswith("linux"):
         return mp.get_context("forkserver")
     return mp.get_context("spawn")
+
+
+def main_reimportable() -> bool:
+    """Whether a spawned or forkserver child can import this program's `__main__` again:
+    it is a module (`python -m`), has no file (`python -c`, a notebook), or its file is
+    there (`python script.py`); not a program read from stdin (`<stdin>`)."""
+    main = sys.modules.get("__main__")
+    if getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+def quiet_worker() -> None:
+    """A worker's first step: Ctrl-C (SIGINT, sent to the whole process group) is the
+    parent's to answer; the worker ends when the parent stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -69,7 +69,12 @@ def run(
     from notechunk.segment import get_segmenter
     from notechunk.tokens import counter_for
 
-    src_path, out_path = Path(src), Path(out)
+    src_path, out_path = _path(src, "src"), _path(out, "out")
+    if not isinstance(workers, int) or isinstance(workers, bool):
+        raise UsageError(f"workers must be a whole number, got {type(workers).__name__}")
+    for name, value in (("segmenter", segmenter), ("engine", engine), ("ray_address", ray_address)):
+        if value is not None and not isinstance(value, str):
+            raise UsageError(f"{name} must be a string, got {type(value).__name__}")
     if not src_path.exists():
         raise UsageError(f"{src_path}: no such file or folder")
     if not src_path.is_dir() and kind_of(src_path) is None:
@@ -105,17 +110,18 @@ def chunk_file(
     >>> rows[0].source, rows[0].sheet, rows[0].row
     ('passes.xlsx', 'Passes', 3)
     """
-    from notechunk.discover import SourceFile, kind_of
+    from notechunk.discover import SourceFile, kind_of, source_name
     from notechunk.perfile import process_files
 
-    file = Path(path)
+    file = _path(path, "path")
+    name = source_name(file.name)
     kind = kind_of(file)
     if kind is None:
-        raise InputError(file.name, "not a Markdown or spreadsheet file (.md, .xlsx, .csv, ...)")
+        raise InputError(name, "not a Markdown or spreadsheet file (.md, .xlsx, .csv, ...)")
     if not file.is_file():
-        raise InputError(str(file), "no such file")
+        raise InputError(source_name(str(file)), "no such file")
     cfg = _config(config, None)
-    result = next(process_files([SourceFile(path=file, rel=file.name, kind=kind)], cfg))
+    result = next(process_files([SourceFile(path=file, rel=name, kind=kind)], cfg))
     _raise_errors(result.errors)
     return _shipped(result.chunks, cfg, include_omitted)
 
@@ -141,6 +147,18 @@ def chunk_markdown_text(
     from notechunk.markdown import markdown_pieces
     from notechunk.perfile import Tools
 
+    if not isinstance(text, str):
+        raise UsageError(f"text must be a string, got {type(text).__name__}")
+    if not isinstance(source, str):
+        raise UsageError(f"source must be a string, got {type(source).__name__}")
+    if "\x00" in text:  # as `run` refuses a file with NUL bytes
+        raise InputError(source, "binary content (NUL characters), not a text")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            source, f"not valid Unicode text (a lone surrogate at {exc.start})"
+        ) from None
     cfg = _config(config, None)
     tools = Tools.load(cfg)
     pieces = markdown_pieces(text, source, cfg, tools.segmenter, tools.parser, tools.tokens)
@@ -154,6 +172,10 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     """The chunks a run shipped, in output order: OUT's `chunks.parquet` when present (and
     pyarrow is installed), else its `chunks.jsonl.gz`. `out` may also name either file.
 
+    An OUT folder is read only when it is one complete run: the file read must match its
+    size and sha256 in OUT's manifest, so the chunks of an earlier run (a stale file, a
+    publish cut short) are refused in one line rather than served.
+
     >>> import tempfile, notechunk
     >>> from notechunk.data import SAMPLE_DIR
     >>> with tempfile.TemporaryDirectory() as out:
@@ -162,33 +184,72 @@ def load(out: str | os.PathLike[str]) -> Iterator[Chunk]:
     ['directive-principles.md', 'fundamental-rights.md']
     """
     from notechunk.io.jsonio import iter_chunks_gz
+    from notechunk.io.publish import current_dir, file_sha256, read_manifest
 
-    path = Path(out)
+    path = _path(out, "out")
     has_arrow = importlib.util.find_spec("pyarrow") is not None
     if path.is_file():
         if path.suffix != ".parquet":
-            return iter_chunks_gz(path)
+            return _guarded(iter_chunks_gz(path), path)
         if not has_arrow:
             raise MissingExtra(f"reading {path}", "pyarrow", "parquet")
-        return _read_parquet(path)
-    _check_schema(path)
-    parquet, jsonl = path / CHUNKS_PARQUET, path / CHUNKS_JSONL
+        return _guarded(_read_parquet(path), path)
+    if not path.is_dir():
+        raise InputError(str(path), "no such output folder")
+    run = current_dir(path)
+    manifest = read_manifest(path)
+    _check_schema(path, manifest.schema)
+    parquet, jsonl = run / CHUNKS_PARQUET, run / CHUNKS_JSONL
     if parquet.is_file() and has_arrow:
-        return _read_parquet(parquet)
-    if jsonl.is_file():
-        return iter_chunks_gz(jsonl)
-    if parquet.is_file():
+        chosen, chunks = parquet, _read_parquet
+    elif jsonl.is_file():
+        chosen, chunks = jsonl, iter_chunks_gz
+    elif parquet.is_file():
         raise MissingExtra(f"reading {parquet}", "pyarrow", "parquet")
-    raise InputError(str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})")
+    else:
+        raise InputError(
+            str(path), f"not a notechunk output (no {CHUNKS_JSONL} or {CHUNKS_PARQUET})"
+        )
+    recorded = manifest.files.get(chosen.name)
+    try:
+        same = recorded is not None and recorded == (chosen.stat().st_size, file_sha256(chosen))
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read {chosen.name} ({exc.strerror or exc})") from None
+    if not same:
+        why = (
+            "no manifest.json"
+            if not manifest.files
+            else f"{chosen.name} is not the file its manifest.json records"
+        )
+        raise InputError(str(path), f"not one complete notechunk run ({why}): run notechunk again")
+    return _guarded(chunks(chosen), path)
 
 
-def _check_schema(out: Path) -> None:
+def _guarded(chunks: Iterator[Chunk], path: Path) -> Iterator[Chunk]:
+    """`chunks`, with a damaged file (torn gzip, a line that is not a chunk) raised as one
+    `InputError` naming it, never the reader's own exception."""
+    import zlib
+
+    import msgspec
+
+    try:
+        yield from chunks
+    except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError) as exc:
+        raise InputError(str(path), f"damaged chunks file ({_short(exc)})") from None
+    except msgspec.MsgspecError as exc:
+        raise InputError(str(path), f"damaged chunks file ({_short(exc)})") from None
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())[:120]
+    return text or type(exc).__name__
+
+
+def _check_schema(out: Path, schema: int) -> None:
     """An OUT written by a newer notechunk (a chunk record this version does not know) is
     refused in one line rather than read wrong."""
     from notechunk.chunk import SCHEMA_VERSION
-    from notechunk.io.publish import read_manifest
 
-    schema = read_manifest(out).schema
     if schema > SCHEMA_VERSION:
         raise InputError(
             str(out),
@@ -199,7 +260,7 @@ def _check_schema(out: Path) -> None:
 
 def is_output(path: str | os.PathLike[str]) -> bool:
     """Whether `path` is an OUT folder (it holds chunks.jsonl.gz or chunks.parquet)."""
-    p = Path(path)
+    p = _path(path, "path")
     return p.is_dir() and ((p / CHUNKS_JSONL).is_file() or (p / CHUNKS_PARQUET).is_file())
 
 
@@ -221,7 +282,7 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
     from notechunk.discover import discover
     from notechunk.perfile import process_files
 
-    root = Path(src)
+    root = _path(src, "src")
     if not root.exists():
         raise UsageError(f"{root}: no such file or folder")
     cfg = _config(config, root)
@@ -247,7 +308,17 @@ def _config(config: ConfigLike, src: Path | None) -> Config:
         return config
     if config is None:
         return resolve_config(src, None)[0] if src is not None else Config()
-    return load_config(Path(config))
+    return load_config(_path(config, "config"))
+
+
+def _path(value: object, what: str) -> Path:
+    """An argument that names a file or folder, as a Path; anything else a `UsageError`."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise UsageError(f"{what} must be a path (str or os.PathLike), got {type(value).__name__}")
+    path = Path(value)
+    if "\x00" in str(path):
+        raise UsageError(f"{what}: a path cannot hold a NUL character")
+    return path
 
 
 def _shipped(chunks: Iterable[Chunk], cfg: Config, include_omitted: bool) -> list[Chunk]:

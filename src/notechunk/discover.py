@@ -1,15 +1,20 @@
 """Which files a run reads, in which order: the only walker of the file system.
 
 Sorted by POSIX relative path (so outputs do not depend on directory order); symlinks are
-followed only while they stay inside SRC, and each directory is entered once (symlink
-loops end); hidden files and folders (a leading dot) are skipped; unreadable folders,
-broken links and non-regular files with a known extension (a FIFO named x.md) are
-reported, never fatal and never opened.
+followed only while they stay inside SRC and out of the run's own folders (a link to a
+file of OUT would read the run's outputs back as notes), and each directory is entered
+once (symlink loops end); hidden files and folders (a leading dot) are skipped;
+unreadable folders, broken links and non-regular files with a known extension (a FIFO
+named x.md) are reported, never fatal and never opened.
+
+A file's `source` is its path relative to SRC, spelled so that two files never share one
+and the bytes of the name can be had back (`source_name`, `source_bytes`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -58,10 +63,12 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
     found: list[SourceFile] = []
     errors: list[FileError] = []
     seen: set[tuple[int, int]] = set()
+    own: list[Path] = []  # the run's folders, resolved: no link may lead into them
     for folder in exclude:
         try:
             st = folder.stat()
-        except OSError:
+            own.append(folder.resolve())
+        except (OSError, RuntimeError):
             continue
         if stat.S_ISDIR(st.st_mode):
             seen.add((st.st_dev, st.st_ino))
@@ -89,6 +96,11 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
                     if not target.is_relative_to(root):
                         errors.append(_error(path, root, "symlink points outside the source"))
                         continue
+                    if any(target.is_relative_to(o) for o in own):
+                        if kind is not None or target.is_dir():
+                            reason = "symlink into the output folder: skipped, never a note"
+                            errors.append(_error(path, root, reason))
+                        continue
                 if entry.is_dir():
                     stack.append(path)
                     continue
@@ -111,14 +123,35 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
 
 
 def _rel(path: Path, root: Path) -> str:
-    """POSIX path relative to SRC. A name that is not UTF-8 (bytes kept by the OS as lone
-    surrogates) is spelled with backslash escapes, so it can be written as JSON."""
-    rel = path.relative_to(root).as_posix()
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        rel = os.fsencode(rel).decode("utf-8", "backslashreplace")
-    return rel
+    return source_name(path.relative_to(root).as_posix())
+
+
+def source_name(rel: str) -> str:
+    """A relative POSIX path as a `source`: text that can be written as JSON, unique and
+    reversible. Each backslash is doubled and each byte of the name that is not UTF-8
+    (kept by the OS as a lone surrogate) is written `\\xNN`, so `a<0xff>.md` is `a\\xff.md`
+    and a real `a\\xff.md` is `a\\\\xff.md`: never the same (`source_bytes` undoes it)."""
+    if "\\" not in rel:
+        try:
+            rel.encode("utf-8")
+            return rel
+        except UnicodeEncodeError:
+            pass
+    raw = os.fsencode(rel).replace(b"\\", b"\\\\")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+_ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2})")
+
+
+def source_bytes(source: str) -> bytes:
+    """The name's bytes again (`source_name` undone): `os.fsdecode` of them is the path."""
+
+    def undo(m: re.Match[str]) -> str:
+        tail = m.group(1)
+        return "\\" if tail == "\\" else os.fsdecode(bytes([int(tail[1:], 16)]))
+
+    return os.fsencode(_ESCAPE.sub(undo, source))
 
 
 def _error(path: Path, root: Path, reason: str) -> FileError:

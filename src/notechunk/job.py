@@ -34,12 +34,13 @@ from notechunk.corpus.scores import scored
 from notechunk.discover import Discovery, SourceFile, discover
 from notechunk.engines import Progress
 from notechunk.engines import local as local_engine
-from notechunk.errors import OutputError
+from notechunk.errors import InputError, OutputError
 from notechunk.io import publish
-from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
+from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
 from notechunk.io.jsonio import atomic_write_bytes, dumps
 from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
+from notechunk.perfile import read_input
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
@@ -57,6 +58,7 @@ class RunResult:
     sheet_chunks: int
     errors: tuple[FileError, ...]
     metrics: Metrics
+    notes: tuple[str, ...] = ()  # one line each for a person: a damaged cache entry redone
 
     @property
     def exit_code(self) -> int:
@@ -93,6 +95,7 @@ def run(
     user = user_glossary(cfg)  # read first: a bad glossary file fails before any work
     publish.check_out(out, src)
     with publish.exclusive(out):
+        publish.check_entries(out)  # OUT is ours alone: a planted link is exit 2, naming it
         previous = publish.read_manifest(out)
         publish.remove_leftovers(out)
         found = discover(src, exclude=[out, *publish.own_folders(out)])
@@ -103,7 +106,8 @@ def run(
             if key == previous.run_key and publish.outputs_intact(out, previous):
                 here = origin_of(src, (f.rel for f in found.files))
                 if read_origin(out) != here:  # the same notes, moved: say where they are now
-                    atomic_write_bytes(out / ORIGIN, here.to_bytes())
+                    # into the current run's folder: OUT/origin.json is its link there
+                    atomic_write_bytes(publish.current_dir(out) / ORIGIN, here.to_bytes())
                 metrics = Metrics.from_json(previous.metrics)
                 return RunResult(
                     files=len(found.files),
@@ -130,6 +134,9 @@ def run(
                 f"{out}: cannot write the outputs ({exc.strerror or type(exc).__name__}); "
                 "earlier outputs kept"
             ) from None
+        except KeyboardInterrupt:  # the previous run stays OUT's run; its staging goes
+            publish.remove_leftovers(out)
+            raise
         origin = origin_of(src, (f.rel for f in found.files))
         publish.publish(staging, out, metrics.to_json(), key, beside={ORIGIN: origin.to_bytes()})
         if progress:
@@ -140,6 +147,7 @@ def run(
         sheet_chunks=got.n_sheets,
         errors=got.errors,
         metrics=metrics,
+        notes=got.notes,
     )
 
 
@@ -292,17 +300,17 @@ def cached_run_key(
     cache = Cache(cache_root)
     keys: list[tuple[str, str | None]] = []
     for f in found.files:
-        key = _file_key(f, cfg_key)
+        key = _file_key(f, cfg, cfg_key)
         if key is None or not cache.has(key):
             return None
         keys.append((f.rel, key))
     return run_key(cfg, cfg_key, keys, _sorted(found.errors), user)
 
 
-def _file_key(f: SourceFile, cfg_key: str) -> str | None:
+def _file_key(f: SourceFile, cfg: Config, cfg_key: str) -> str | None:
     try:
-        return file_key(f.path.read_bytes(), f.rel, cfg_key)
-    except OSError:
+        return read_input(f, cfg, cfg_key)[1]
+    except InputError:
         return None
 
 

@@ -23,14 +23,14 @@ from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
 from notechunk.finish import finish_file
-from notechunk.io.cache import Cache, file_key
+from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
 from notechunk.sheets import process_sheet_file
 from notechunk.sheets.plain import plain_rows
-from notechunk.textio import decode_text, read_text
+from notechunk.textio import decode_text, open_regular, read_regular, read_text, source_lines
 from notechunk.tokens import TokenCounter, counter_for
 
 
@@ -55,10 +55,12 @@ class Tools:
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
-    """A file's result and its cache key (None when the file could not be read)."""
+    """A file's result, its cache key (None when the file could not be read) and a note
+    for a person (a damaged cache entry redone), or None."""
 
     result: FileResult
     key: str | None
+    note: str | None = None
 
 
 def failed(rel: str, stage: str, reason: str) -> FileResult:
@@ -77,13 +79,38 @@ def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileRe
             pieces = markdown_pieces(
                 decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens
             )
+        if decoded.flags:
+            pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
+        chunks = finish_file(pieces, cfg, tools.tokens, tools.finder)
     except TimeLimitExceeded:
         return failed(
             rel, "chunk", f"timeout: chunking took longer than markdown.timeout_s = {limit:g} s"
         )
-    if decoded.flags:
-        pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
-    return FileResult(source=rel, chunks=finish_file(pieces, cfg, tools.tokens, tools.finder))
+    except MemoryError:  # this note alone: the next one gets the memory back
+        return failed(rel, "chunk", "out of memory while chunking this note")
+    except RecursionError:
+        return failed(rel, "chunk", "structure nested too deeply to chunk")
+    return FileResult(source=rel, chunks=chunks)
+
+
+def markdown_limit(cfg: Config) -> int:
+    """The most bytes a Markdown file may have (`markdown.max_file_mb`)."""
+    return cfg.markdown.max_file_mb << 20
+
+
+def read_input(f: SourceFile, cfg: Config, cfg_key: str) -> tuple[bytes | None, str]:
+    """A file's bytes (Markdown: at most `markdown.max_file_mb`; a sheet: None, hashed
+    block by block) and its cache key. Raises `InputError` for a file that is not a
+    regular file (a FIFO swapped in since discovery is refused, never waited on), too
+    large or unreadable."""
+    if f.kind == "markdown":
+        data = read_regular(f.path, f.rel, markdown_limit(cfg))
+        return data, file_key(data, f.rel, cfg_key)
+    with open_regular(f.path, f.rel) as fh:
+        try:
+            return None, file_key_of(fh, f.rel, cfg_key)
+        except OSError as exc:
+            raise InputError(f.rel, f"cannot read file ({exc.strerror or exc})") from None
 
 
 def process_sheet(
@@ -108,9 +135,9 @@ def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -
         return process_sheet(f.path, f.rel, cfg, tools.tokens)
     if data is None:
         try:
-            data = f.path.read_bytes()
-        except OSError as exc:
-            return failed(f.rel, "read", f"cannot read file ({exc.strerror or exc})")
+            data = read_regular(f.path, f.rel, markdown_limit(cfg))
+        except InputError as exc:
+            return failed(f.rel, "read", exc.reason)
     return process_markdown(f.rel, data, cfg, tools)
 
 
@@ -152,19 +179,34 @@ def process_batch(
     out: list[FileOutcome] = []
     for f in files:
         try:
-            data = f.path.read_bytes()
-        except OSError as exc:
-            reason = f"cannot read file ({exc.strerror or exc})"
-            out.append(FileOutcome(failed(f.rel, "read", reason), None))
+            data, key = read_input(f, cfg, cfg_key)
+        except InputError as exc:
+            out.append(FileOutcome(failed(f.rel, "read", exc.reason), None))
             continue
-        key = file_key(data, f.rel, cfg_key)
-        hit = cache.get(key) if cache is not None else None
-        if hit is not None:
-            out.append(FileOutcome(hit, key))
-            continue
-        result = process_file(f, data if f.kind == "markdown" else None, cfg, tools)
-        del data  # the sheet reader streamed the file itself
+        note = None
+        if cache is not None:
+            hit, why = cache.load(key)
+            if hit is not None:
+                why = fits(hit, f.rel, _line_count(data))
+                if why is None:
+                    out.append(FileOutcome(hit, key))
+                    continue
+            if why is not None:
+                note = f"{cache.path(key)}: cache entry of {f.rel} not used ({why}); redone"
+        result = process_file(f, data, cfg, tools)
+        del data
         if cache is not None and not result.errors:
             cache.put(key, result)
-        out.append(FileOutcome(result, key))
+        out.append(FileOutcome(result, key, note))
     return out
+
+
+def _line_count(data: bytes | None) -> int | None:
+    """Lines of a Markdown file as its chunks count them (None: a sheet, or not text)."""
+    if data is None:
+        return None
+    try:
+        text = decode_text(data, "").text
+    except InputError:
+        return None
+    return len(source_lines(text))

@@ -156,19 +156,44 @@ def _hf(spec: str, target: str) -> HFCounter:
                 f"tokenizer {spec!r}: no tokenizer.json at {path} (names on the Hugging Face "
                 "Hub are not fetched: download the model's tokenizer.json and give its path)"
             )
+    raw = _read_tokenizer(spec, path)
     try:
-        raw = path.read_text(encoding="utf-8")
         json.loads(raw)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError(f"tokenizer {spec!r}: cannot read {path} ({exc})") from None
-    try:
         tok = Tokenizer.from_str(raw)
-    except Exception as exc:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
-        raise ConfigError(f"tokenizer {spec!r}: {path} is not a tokenizer.json ({exc})") from None
+    except Exception:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
+        # the file's text is never quoted: a config may point anywhere it is allowed to
+        raise ConfigError(f"tokenizer {spec!r}: {path} is not a tokenizer.json") from None
     tok.no_truncation()
     tok.no_padding()
     overhead = len(tok.encode("", add_special_tokens=True).ids)
     return HFCounter(name=spec, tokenizer=tok, overhead=overhead)
+
+
+TOKENIZER_MAX_BYTES = 256 << 20
+
+
+def _read_tokenizer(spec: str, path: Path) -> str:
+    """A tokenizer.json's text: a regular file (never a FIFO or a device) of bounded size."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ConfigError(f"tokenizer {spec!r}: cannot read {path} ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > TOKENIZER_MAX_BYTES:
+            raise ConfigError(
+                f"tokenizer {spec!r}: {path} is not a regular file of at most "
+                f"{TOKENIZER_MAX_BYTES >> 20} MB"
+            )
+        os.set_blocking(fd, True)
+        data = fh.read(TOKENIZER_MAX_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"tokenizer {spec!r}: {path} is not UTF-8 text") from None
 
 
 def _tiktoken(spec: str, encoding: str) -> TiktokenCounter:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from notechunk.cli._out import say, terminal_safe
+from notechunk.cli._out import json_safe, say, terminal_safe
 from notechunk.cli.run import command_config
 from notechunk.config import Config, resolve_config, to_toml
 from notechunk.errors import MissingExtra, NotechunkError, UsageError
@@ -32,7 +32,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if kind_of(path) != "markdown":
         raise UsageError(f"{path}: inspect reads Markdown files (.md)")
     cfg = command_config(path.parent, args)
-    text = read_text(path, path.name).text
+    text = read_text(path, terminal_safe(path.name), cfg.markdown.max_file_mb << 20).text
     from notechunk.tokens import counter_for
 
     lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter), None, counter_for(cfg.tokenizer))
@@ -59,18 +59,18 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         ],
     }
     if args.json:
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        print(json_safe(json.dumps(data, ensure_ascii=False, indent=2)))
         return 0
     sections: list[dict[str, Any]] = data["sections"]
     windows: list[dict[str, Any]] = data["windows"]
-    for k, s in enumerate(sections):
-        crumbs = " > ".join(s["path"]) or "(before the first heading)"
+    for k, s in enumerate(sections):  # the notes' text is untrusted: escapes made visible
+        crumbs = terminal_safe(" > ".join(s["path"])) or "(before the first heading)"
         print(
             f"[{k}] {crumbs}  lines {s['lines'][0]}-{s['lines'][1]}, "
             f"{len(s['sentences'])} sentences"
         )
         for sentence in s["sentences"]:
-            print(f"      | {sentence[:100]}")
+            print(f"      | {terminal_safe(sentence[:100])}")
     print(f"{len(windows)} windows")
     for i, w in enumerate(windows):
         flag = " (merged bullets)" if w["merged_bullets"] else ""
@@ -104,12 +104,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     for note in result.notes:
         say(note)
     if args.json:
-        print(render_json(result))
+        print(json_safe(render_json(result)))
         return 0
     from rich.console import Console
 
     print_hits(result, Console(highlight=False))
-    fresh = [name for name, new in result.built.items() if new]
+    fresh = list(result.saved)
     if fresh:
         say(
             f"built the {' and '.join(fresh)} index in {args.out / '.search'} "

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from notechunk.data import SAMPLE_DIR, SAMPLE_QUESTIONS
 from notechunk.errors import UsageError
+from notechunk.io.outdir import check_file, open_own
 
 DEFAULT_BUDGET = 1000
 EVAL_MARKER = ".notechunk-eval"
@@ -133,7 +134,8 @@ def usable_out(out: Path, own: str = EVAL_MARKER) -> Path:
     """OUT as a writable folder carrying this command's marker, or a one-line UsageError."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        (out / own).touch()
+        if not check_file(out / own):  # a link at the marker's name is refused, never followed
+            os.close(open_own(out / own, os.O_WRONLY | os.O_CREAT))
     except OSError as exc:
         raise UsageError(f"{out}: cannot create the output folder ({exc.strerror})") from None
     if not os.access(out, os.W_OK):

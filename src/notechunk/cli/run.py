@@ -148,6 +148,8 @@ def _run(src: Path, args: argparse.Namespace) -> int:
         )
     finally:
         stop()
+    for note in result.notes:
+        say(note)
     for err in result.errors:
         say(err.message())
     m = result.metrics

@@ -8,6 +8,8 @@ adds its name to every error. Finding the file and dumping a config back to TOML
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -31,7 +33,7 @@ from notechunk.config.parts import (
     sheet_bands,
 )
 from notechunk.errors import ConfigError
-from notechunk.tokens import check_spec
+from notechunk.tokens import HF_ALIASES, check_spec
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -209,8 +211,14 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     return Config(**kwargs)
 
 
-def load_config(path: Path) -> Config:
-    """Read a TOML config file; every failure is a `ConfigError` naming the file."""
+def load_config(path: Path, root: Path | None = None) -> Config:
+    """Read a TOML config file; every failure is a `ConfigError` naming the file.
+
+    Paths in it (`enrich.glossary`, `tokenizer = "hf:<file>"`) are read relative to the
+    file and must stay inside `root` (default: the file's own folder; `resolve_config`
+    gives the user's home for a config the user named that lies there), followed links
+    included: a notechunk.toml that came with someone's notes cannot read ~/.env or
+    /etc/passwd. A spaCy segmenter there is a package name, never a path."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -227,7 +235,44 @@ def load_config(path: Path) -> Config:
         cfg = config_from_dict(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    return confine_paths(cfg, path, root if root is not None else path.parent)
+
+
+def confine_paths(cfg: Config, path: Path, root: Path) -> Config:
+    """`cfg` of the file `path` with its paths made absolute (relative to the file) and
+    checked to lie inside `root`; a `ConfigError` names the key, never the file's text."""
+    folder = path.parent
     glossary = cfg.enrich.glossary
-    if glossary and not Path(glossary).is_absolute():  # relative to the config file
-        cfg = replace(cfg, enrich=replace(cfg.enrich, glossary=str(path.parent / glossary)))
+    if glossary:
+        inside = _inside(folder, glossary, root, path, "enrich.glossary")
+        cfg = replace(cfg, enrich=replace(cfg.enrich, glossary=str(inside)))
+    spec = cfg.tokenizer
+    if spec.startswith("hf:") and spec[3:].strip().lower() not in HF_ALIASES:
+        inside = _inside(folder, spec[3:].strip(), root, path, "tokenizer")
+        cfg = replace(cfg, tokenizer=f"hf:{inside}")
+    if cfg.segmenter.startswith("spacy:"):
+        name = cfg.segmenter.removeprefix("spacy:")
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name) or ".." in name:
+            raise ConfigError(
+                f"{path}: segmenter: a spaCy pipeline in a config file is an installed "
+                "package name (spacy:en_core_web_sm), not a path"
+            )
     return cfg
+
+
+def _inside(folder: Path, value: str, root: Path, path: Path, key: str) -> Path:
+    """`value` read relative to `folder`, every link resolved, when it lies inside `root`."""
+    if value.startswith("~"):
+        raise ConfigError(f"{path}: {key}: `~` is not expanded here; give a path inside {root}")
+    try:
+        real = Path(os.path.realpath(folder / value))
+        base = Path(os.path.realpath(root))
+    except (OSError, ValueError) as exc:
+        why = type(exc).__name__
+        raise ConfigError(f"{path}: {key}: cannot resolve the path ({why})") from None
+    if not real.is_relative_to(base):
+        raise ConfigError(
+            f"{path}: {key} names a file outside {root}: a config may only name files in "
+            "its own folder (links followed), so it is refused"
+        )
+    return real

@@ -14,14 +14,31 @@ CONFIG_FILENAME = "notechunk.toml"
 
 
 def resolve_config(src: Path | None, explicit: Path | None) -> tuple[Config, Path | None]:
-    """`--config FILE` if given, else `SRC/notechunk.toml` if present, else the defaults."""
+    """`--config FILE` if given, else `SRC/notechunk.toml` if present, else the defaults.
+
+    The paths a config names stay inside its folder (`load_config`); a config the user
+    named that lies in their home folder, outside SRC (a user-level config), may name
+    files anywhere in that home."""
     if explicit is not None:
-        return load_config(explicit), explicit
+        return load_config(explicit, _user_root(explicit, src)), explicit
     if src is not None and src.is_dir():
         candidate = src / CONFIG_FILENAME
         if candidate.is_file():
             return load_config(candidate), candidate
     return Config(), None
+
+
+def _user_root(config: Path, src: Path | None) -> Path | None:
+    """The user's home for a config file in it that did not come with the notes."""
+    try:
+        home = Path.home().resolve()
+        real = config.resolve()
+        notes = src.resolve() if src is not None else None
+    except (OSError, RuntimeError):
+        return None
+    if notes is not None and real.is_relative_to(notes if notes.is_dir() else notes.parent):
+        return None
+    return home if real.is_relative_to(home) and home != Path(home.anchor) else None
 
 
 def to_toml(cfg: Config) -> str:

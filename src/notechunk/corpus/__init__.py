@@ -62,6 +62,7 @@ class Gathered:
     paths: tuple[tuple[str, Path], ...]  # (relative, absolute) of each file read
     chunks: Callable[[], Iterator[Chunk]]
     scores: Callable[[], NDArray[np.float64]]
+    notes: tuple[str, ...] = ()  # for a person: cache entries not used (damaged), redone
 
     @property
     def surviving(self) -> int:

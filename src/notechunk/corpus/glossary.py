@@ -27,22 +27,23 @@ from notechunk.enrich.glossary import (
     parse_glossary,
 )
 from notechunk.errors import ConfigError, InputError
-from notechunk.textio import decode_text
+from notechunk.textio import decode_text, read_regular
+
+GLOSSARY_MAX_BYTES = 4 << 20
+"""A glossary file is a list of acronyms: a larger one (or /dev/zero) is refused unread."""
 
 
 def user_glossary(cfg: Config) -> tuple[tuple[str, str], ...]:
-    """The `enrich.glossary` file's entries (none when unset); ConfigError when unreadable."""
+    """The `enrich.glossary` file's entries (none when unset); ConfigError when it is not a
+    regular text file of at most `GLOSSARY_MAX_BYTES` (a FIFO is refused, never waited
+    on). No error quotes the file's text."""
     path = cfg.enrich.glossary
     if not path:
         return ()
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the glossary ({exc.strerror or exc})") from None
-    try:
-        text = decode_text(data, path).text
+        text = decode_text(read_regular(Path(path), path, GLOSSARY_MAX_BYTES), path).text
     except InputError as exc:
-        raise ConfigError(f"{path}: {exc.reason}") from None
+        raise ConfigError(f"{path}: cannot read the glossary: {exc.reason}") from None
     return parse_glossary(text, path)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk._proc import mp_context
+from notechunk._proc import mp_context, quiet_worker
 from notechunk.chunk import FileError, FileResult
 from notechunk.config import Config
 from notechunk.corpus import Gathered
@@ -76,6 +76,15 @@ def process_files(
             del outcomes
 
 
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool without waiting for the batches its workers are in (they ignore SIGINT,
+    so an interrupted run would otherwise wait for each to finish). The executor keeps
+    its processes in `_processes`: there is no public way to stop a running task."""
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 @contextmanager
 def gather(
     files: Sequence[SourceFile],
@@ -93,6 +102,7 @@ def gather(
     pass and dedupe: every chunk a run ships, with memory that does not grow with the
     corpus. (A context manager like the Ray engine's; the spill stays under `work`.)"""
     keys: list[tuple[str, str | None]] = []
+    notes: list[str] = []
     with ExitStack() as stack:
         pool = stack.enter_context(worker_pool(workers)) if workers > 1 else None
 
@@ -107,17 +117,29 @@ def gather(
                 pool=pool,
             ):
                 keys.append((outcome.result.source, outcome.key))
+                if outcome.note:
+                    notes.append(outcome.note)
                 yield outcome.result, inputs
 
         sc = spill(results(), work, cfg, discovery_errors, user)
         blocks = score_stored if pool is None else pooled(pool, work / "index")
-        yield _gathered(sc, files, keys, lambda: sc.scores(score_blocks=blocks))
+        yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks))
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """The engine's workers: fresh processes (`_proc.mp_context`), kept for the whole run
-    (per-file work, then the score pass), so they start once."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp_context())
+@contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """The engine's workers: fresh processes (`_proc.mp_context`) that ignore SIGINT, kept
+    for the whole run (per-file work, then the score pass), so they start once. Ctrl-C or
+    a caller that gives up stops them at once (`_stop`)."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=mp_context(), initializer=quiet_worker
+    )
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:
@@ -143,6 +165,7 @@ def _gathered(
     sc: SpilledCorpus,
     files: Sequence[SourceFile],
     keys: list[tuple[str, str | None]],
+    notes: list[str],
     scores: Callable[[], NDArray[np.float64]],
 ) -> Gathered:
     return Gathered(
@@ -156,6 +179,7 @@ def _gathered(
         errors=sc.errors,
         glossary=sc.glossary,
         keys=tuple(keys),
+        notes=tuple(notes),
         paths=tuple((f.rel, f.path) for f in files),
         chunks=sc.chunks,
         scores=scores,

@@ -144,6 +144,7 @@ def gather(
             errors=rows.errors,
             glossary=glossary,
             keys=rows.keys,
+            notes=rows.notes,
             paths=tuple((f.rel, f.path) for f in files),
             chunks=rows.chunks,
             scores=rows.scores,

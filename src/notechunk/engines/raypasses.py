@@ -59,6 +59,7 @@ class RayCorpus:
     n_markdown: int
     n_sheets: int
     keys: tuple[tuple[str, str | None], ...]  # (source, cache key) per file, in file order
+    notes: tuple[str, ...] = ()  # for a person: cache entries not used, in file order
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
@@ -127,11 +128,13 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
     rows: dict[str, list[tuple[RowKey, int, bytes, bytes]]] = {k: [] for k in KINDS}
     extras: list[tuple[int, FileResult]] = []
     keys: dict[int, tuple[str, str | None]] = {}
+    notes: dict[int, str] = {}
     for ds in datasets:
         for b in ds.iter_batches(batch_format="pyarrow", batch_size=None):
             if not b.num_rows:
                 continue
-            cols = {c: b.column(c).to_pylist() for c in ("kind", "file", "part", "n", "key")}
+            names = ("kind", "file", "part", "n", "key", "note")
+            cols = {c: b.column(c).to_pylist() for c in names}
             hashes, omit, extra = b.column("hashes"), b.column("omit"), b.column("extras")
             for i, kind in enumerate(cols["kind"]):
                 key: RowKey = (kind, cols["file"][i], cols["part"][i])
@@ -140,6 +143,8 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
                     r = decode_extras(extra[i].as_py())
                     extras.append((key[1], r))
                     keys[key[1]] = (r.source, cols["key"][i])
+                    if cols["note"][i]:
+                        notes[key[1]] = cols["note"][i]
     ordered = sorted(rows["markdown"]) + sorted(rows["spreadsheet"])
     counts = np.asarray([n for _, n, _, _ in ordered], dtype=np.int64)
     hl = np.frombuffer(b"".join(h for _, _, h, _ in ordered), dtype=np.uint64).reshape(-1, 2)
@@ -168,6 +173,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
         n_markdown=n_md,
         n_sheets=len(omit) - n_md,
         keys=tuple(keys[f] for f in sorted(keys)) + tuple(died_keys.values()),
+        notes=tuple(notes[f] for f in sorted(notes)),
         discarded=tuple(d for _, r in extras for d in r.discarded),
         reports=tuple(s for _, r in extras for s in r.reports),
         errors=tuple(errors),

@@ -89,7 +89,7 @@ def file_rows(
     for first, data in zip(batch["first"], batch["files"], strict=True):
         processed = process_with_inputs(decode_files(data), cfg, cache_root, cfg_key)
         for k, (outcome, inputs) in enumerate(processed):
-            yield _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg)
+            yield _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg, outcome.note)
 
 
 def _rows(
@@ -98,6 +98,7 @@ def _rows(
     key: str | None,
     inputs: FileInputs,
     cfg: Config,
+    note: str | None = None,
 ) -> Columns:
     enc = msgspec.msgpack.Encoder()
     defines = enc.encode(file_definitions(r.chunks))
@@ -121,6 +122,7 @@ def _rows(
             "kind": kind,
             "n": len(mine),
             "key": key if part == 0 else None,
+            "note": (note or "") if part == 0 else "",
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
             "glossary": enc.encode(inputs.glossary) if part == 0 else b"",
@@ -159,6 +161,7 @@ COLUMNS = (
     "kind",
     "n",
     "key",
+    "note",
     "result",
     "extras",
     "glossary",

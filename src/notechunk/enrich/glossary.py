@@ -195,6 +195,8 @@ def parse_glossary(text: str, where: str) -> tuple[tuple[str, str], ...]:
             continue
         m = _USER_LINE.match(line)
         if m is None or not acronym_shaped(m.group(1)):
-            raise ConfigError(f"{where}:{n}: expected 'ACRONYM: expansion', got {line[:60]!r}")
+            raise ConfigError(
+                f"{where}:{n}: expected 'ACRONYM: expansion' (the line is not quoted)"
+            )
         out[acronym_key(m.group(1))] = m.group(2)
     return tuple(sorted(out.items()))

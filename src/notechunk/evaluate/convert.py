@@ -10,14 +10,17 @@ removes again, so every answer string still occurs in the chunked text.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from notechunk.errors import UsageError
 from notechunk.evaluate.questions import JsonValue, Question
-from notechunk.io.jsonio import dumps
+from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.outdir import check_dir, check_file
 
 SquadKind = Literal["covid", "squad"]
 SquadLayout = Literal["paragraphs", "sections"]
@@ -144,15 +147,33 @@ def convert_squad(
 
 
 def write_converted(corpus: ConvertedCorpus, out: Path) -> tuple[Path, Path]:
-    """Write `out/corpus/<doc>.md` and `out/questions.jsonl`; returns both paths."""
+    """Write `out/corpus/<doc>.md` and `out/questions.jsonl`; returns both paths.
+
+    The corpus folder is written whole beside the old one and swapped in, so a folder
+    used before holds exactly these documents afterwards (never the old ones beside
+    them); the questions file is written atomically. A link or a special file at either
+    name is refused (`io.outdir`): nothing outside OUT is written or removed.
+    """
     corpus_dir = out / "corpus"
-    corpus_dir.mkdir(parents=True, exist_ok=True)
+    qpath = out / "questions.jsonl"
+    had = check_dir(corpus_dir)
+    check_file(qpath)
+    fresh = out / f".corpus.new-{os.getpid()}"
+    old = out / f".corpus.old-{os.getpid()}"
+    for leftover in (fresh, old):
+        if check_dir(leftover):
+            shutil.rmtree(leftover)
+    fresh.mkdir()
     for doc in corpus.documents:
-        target = corpus_dir / doc.source
+        target = fresh / doc.source
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(doc.text, encoding="utf-8", newline="\n")
-    qpath = out / "questions.jsonl"
-    with qpath.open("w", encoding="utf-8", newline="\n") as fh:
-        for q in corpus.questions:
-            fh.write(dumps(q.to_json()) + "\n")
+    if had:
+        os.rename(corpus_dir, old)
+    os.rename(fresh, corpus_dir)
+    if had:
+        shutil.rmtree(old, ignore_errors=True)
+    atomic_write_bytes(
+        qpath, b"".join((dumps(q.to_json()) + "\n").encode() for q in corpus.questions)
+    )
     return corpus_dir, qpath

@@ -349,8 +349,7 @@ def read_source(
 ) -> dict[str, Any]:
     """Lines `start_line`..`end_line` (1-based, inclusive; numbered as chunks' `lines`
     count them) of a note the run read, at most `MAX_LINES` lines a call."""
-    from notechunk.qa.sources import source_lines
-    from notechunk.textio import decode_text
+    from notechunk.textio import decode_text, source_lines
 
     if start_line < 1:
         raise UsageError(f"start_line must be at least 1 (got {start_line})")

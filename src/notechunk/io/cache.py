@@ -5,25 +5,34 @@ source files, the config as TOML), the file's relative path and its bytes. Editi
 changes the fingerprint, so the next run redoes every file; a changed file is redone and
 nothing else is. Entries are written as files finish, so an interrupted run resumes.
 
-An entry is JSON lines: the file's source, discarded rows, sheet reports, errors and chunk
-count, then one chunk a line (msgspec, typed both ways), written and read in a stream so a
-million-row sheet's entry is never one document in memory.
+An entry is JSON lines: the file's source, discarded rows, sheet reports, errors, chunk
+count and the notechunk version that wrote it, then one chunk a line (msgspec, typed both
+ways), then a seal line with the sha256 of every line before it; written and read in a
+stream so a million-row sheet's entry is never one document in memory.
+
+Nothing read back is believed: `Cache.load` returns a result only when its seal matches,
+its version is this one and it fits the file it claims to be (`fits`: its source, every
+chunk's lines inside the file, every row numbered); otherwise it says why, and the file
+is processed again and its entry rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
 from notechunk._version import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config, OutputConfig, to_toml
+from notechunk.errors import UsageError
 from notechunk.io.jsonio import atomic_open, dumps
+from notechunk.io.outdir import open_own
 
 CACHE_DIR = ".cache"
 _WRITE_BATCH = 1_024  # chunk lines encoded per write
@@ -54,44 +63,117 @@ def file_key(data: bytes, rel: str, cfg_key: str) -> str:
     return h.hexdigest()
 
 
+def file_key_of(fh: BinaryIO, rel: str, cfg_key: str) -> str:
+    """`file_key` of a file read block by block (a sheet is never read whole for it)."""
+    h = hashlib.sha256(cfg_key.encode())
+    h.update(rel.encode("utf-8", "surrogateescape") + b"\x00")
+    while block := fh.read(1 << 20):
+        h.update(block)
+    return h.hexdigest()
+
+
+_SEAL = b'{"sha256":"'
+
+
 @dataclass(frozen=True, slots=True)
 class Cache:
     root: Path
 
-    def _path(self, key: str) -> Path:
+    def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
     def has(self, key: str) -> bool:
-        """Whether an entry for `key` exists (not whether it parses: `get` checks that)."""
-        return self._path(key).is_file()
+        """Whether an entry for `key` exists (not whether it holds: `load` checks that)."""
+        return self.path(key).is_file()
 
     def get(self, key: str) -> FileResult | None:
-        """The cached result, or None when absent, torn or of a foreign shape."""
+        """The cached result, or None when absent or not believed (`load` says why)."""
+        return self.load(key)[0]
+
+    def load(self, key: str) -> tuple[FileResult | None, str | None]:
+        """The cached result and None, or None and why the entry is not used (None too when
+        there is no entry): torn, of a foreign shape, written by another version, or its
+        seal does not match its lines."""
         try:
-            with open(self._path(key), "rb") as fh:
-                head = json.loads(fh.readline())
+            fd = open_own(self.path(key), os.O_RDONLY)
+        except FileNotFoundError:
+            return None, None
+        except (OSError, UsageError):
+            return None, "not a regular file"
+        h = hashlib.sha256()
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                first = fh.readline()
+                h.update(first)
+                head = json.loads(first)
+                if not isinstance(head, dict):
+                    return None, "not an entry"
+                if head.get("notechunk") != __version__:
+                    return None, "written by another notechunk version"
                 dec = msgspec.json.Decoder(Chunk)
-                chunks = tuple(dec.decode(line) for line in fh)
-            if not isinstance(head, dict) or head.get("n") != len(chunks):
-                return None
-            return replace(decode_result({**head, "chunks": []}), chunks=chunks)
+                chunks: list[Chunk] = []
+                seal = b""
+                for line in fh:
+                    if line.startswith(_SEAL):
+                        seal = line
+                        break
+                    h.update(line)
+                    chunks.append(dec.decode(line))
+                if fh.read(1):
+                    return None, "lines after its seal"
+            if seal != _SEAL + h.hexdigest().encode() + b'"}\n':
+                return None, "its lines do not match its checksum"
+            if head.get("n") != len(chunks):
+                return None, "torn (chunk count)"
+            fields = {k: v for k, v in head.items() if k not in ("n", "notechunk")}
+            return replace(decode_result({**fields, "chunks": []}), chunks=tuple(chunks)), None
         except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.MsgspecError):
-            return None
+            return None, "unreadable"
 
     def put(self, key: str, result: FileResult) -> None:
-        """Store a result; a cache that cannot be written (disk full) only costs speed."""
+        """Store a result, sealed; a cache that cannot be written (disk full) costs speed."""
         head = encode_result(replace(result, chunks=()))
         del head["chunks"]
         head["n"] = len(result.chunks)
+        head["notechunk"] = __version__
         enc = msgspec.json.Encoder()
+        h = hashlib.sha256()
         try:
-            with atomic_open(self._path(key), durable=False) as fh:
-                fh.write(dumps(head).encode() + b"\n")
+            with atomic_open(self.path(key), durable=False) as fh:
+                first = dumps(head).encode() + b"\n"
+                h.update(first)
+                fh.write(first)
                 for lo in range(0, len(result.chunks), _WRITE_BATCH):
                     batch = result.chunks[lo : lo + _WRITE_BATCH]
-                    fh.write(b"".join(enc.encode(c) + b"\n" for c in batch))
+                    data = b"".join(enc.encode(c) + b"\n" for c in batch)
+                    h.update(data)
+                    fh.write(data)
+                fh.write(_SEAL + h.hexdigest().encode() + b'"}\n')
         except OSError:
             pass
+
+
+def fits(result: FileResult, rel: str, n_lines: int | None) -> str | None:
+    """Why a cached result cannot be the result of file `rel` (None: it can be): another
+    source, a chunk of another file, Markdown lines outside the file's `n_lines`, a row
+    without its sheet and number."""
+    if result.source != rel:
+        return "it names another file"
+    for c in result.chunks:
+        if c.source != rel:
+            return "a chunk of another file"
+        if c.source_type == "markdown":
+            if c.lines is None or not 1 <= c.lines[0] <= c.lines[1]:
+                return "a chunk without a line range"
+            if n_lines is not None and c.lines[1] > n_lines:
+                return f"lines {c.lines[0]}-{c.lines[1]} past the file's {n_lines}"
+        elif c.row is None or c.row < 1 or not c.sheet:
+            return "a row without its sheet and number"
+    if any(d.source != rel for d in result.discarded) or any(
+        r.source != rel for r in result.reports
+    ):
+        return "a row of another file"
+    return None
 
 
 def encode_result(result: FileResult) -> dict[str, Any]:

@@ -6,6 +6,12 @@ one HTML block into what a reader sees: headings with their level, one prose ite
 block element (entities unescaped, `<br>` a line break, list items as `- `), one row item
 per table row as `Header: value` pairs (stacked header rows joined per column, cells
 never glued together), and nothing from scripts, styles or images.
+
+Lexbor builds the tree in time that grows with the square of the nesting (500 KB of
+unclosed `<div>`s took ~22 s in one native call no time limit can stop) and the walk of
+nested tables recurses, so a block nested deeper than `MAX_DEPTH` (`nesting_depth`, a
+linear scan of its tags) is not given to the parser: its text is kept, tags removed and
+entities unescaped, one prose item per source line.
 """
 
 from __future__ import annotations
@@ -43,10 +49,77 @@ class HtmlItem:
     level: int = 0
 
 
+MAX_DEPTH = 100
+"""Deepest element nesting (as `nesting_depth` counts it) given to the HTML parser."""
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# closed implicitly by their next sibling or parent: they never nest by themselves
+_IMPLIED = frozenset("p li dt dd option optgroup tr td th thead tbody tfoot rb rt rp".split())
+_ANY_TAG = re.compile(r"<[^<>]*>")
+
+
+def nesting_depth(html: str, stop: int = MAX_DEPTH) -> int:
+    """How deep the elements of `html` nest, counted from its tags (an element whose end
+    tag is implied does not count), up to `stop` + 1: linear in the text."""
+    depth = deepest = 0
+    for m in _TAG.finditer(html):
+        name = m.group(2).lower()
+        if name in _VOID or name in _IMPLIED or m.group(3):
+            continue
+        if m.group(1):
+            depth = max(0, depth - 1)
+            continue
+        depth += 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop:
+                break
+    return deepest
+
+
+def flat_items(html: str) -> list[HtmlItem]:
+    """The text of an HTML block without its structure: scripts and styles dropped, tags
+    removed, entities unescaped, one prose item per source line (linear in the text)."""
+    from html import unescape
+
+    text = _ANY_TAG.sub(" ", _without_code(html))
+    out = []
+    for line in text.split("\n"):
+        words = " ".join(unescape(line).split())
+        if words:
+            out.append(HtmlItem(kind="prose", text=words))
+    return out
+
+
+def _without_code(html: str) -> str:
+    """`html` without the content of its script and style elements (one pass: each
+    element's end is looked for once, from where it starts)."""
+    low = html.lower()
+    parts, at = [], 0
+    while True:
+        starts = [i for i in (low.find("<script", at), low.find("<style", at)) if i >= 0]
+        if not starts:
+            break
+        start = min(starts)
+        name = "script" if low.startswith("<script", start) else "style"
+        end = low.find(f"</{name}", start)
+        parts.append(html[at:start])
+        if end < 0:
+            at = len(html)
+            break
+        close = low.find(">", end)
+        at = len(html) if close < 0 else close + 1
+    parts.append(html[at:])
+    return "".join(parts)
+
+
 def html_items(html: str) -> list[HtmlItem]:
-    """What a reader sees of one HTML block, in document order."""
+    """What a reader sees of one HTML block, in document order (`flat_items` when it nests
+    deeper than `MAX_DEPTH`)."""
     from selectolax.lexbor import LexborHTMLParser
 
+    if nesting_depth(html) > MAX_DEPTH:
+        return flat_items(html)
     body = LexborHTMLParser(html).body
     return [] if body is None else _Walker().run(body)
 

@@ -7,7 +7,11 @@ few token fields `sections` reads: type, map (0-based, end-exclusive line range)
 tag, info, content. markdown-it-py stays the reference: `to_tokens` returns None, and the
 caller uses markdown-it-py, when the Rust parser is not installed, when the text nests
 deeper than it can take safely (its recursion has no limit: tens of thousands of nested
-`>` crash the process), or when the tree holds a node this module does not know.
+`>` crash the process), when it holds more than `MAX_REFERENCES` lines that open a link
+reference definition (the Rust parser takes time quadratic in them: 200 KB of `[a]:`
+lines is ~20 s in one native call that no time limit can interrupt, while markdown-it-py
+is linear and stops at `markdown.timeout_s`), when the Rust parser panics, or when the
+tree holds a node this module does not know.
 tests/test_markdown_rsblocks.py checks that both paths give identical sections.
 """
 
@@ -16,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import accumulate, count
+from itertools import accumulate, count, islice
 from operator import add
 from typing import Any
 
@@ -38,6 +42,10 @@ MAX_PREFIX = 200
 deeper than the Rust parser's stack allows; such a text goes to markdown-it-py."""
 
 _DEEP = re.compile(r"^[ \t>*+\-0-9.)]{" + str(MAX_PREFIX) + "}", re.M)
+MAX_REFERENCES = 500
+"""Lines that open a link reference definition (`[label]:`) the Rust parser is given; at
+500 it takes ~0.05 s, at 5,000 ~5 s (markdown-it-pyrs 0.4, quadratic)."""
+_REFERENCE = re.compile(r"^[ \t>]*\[[^\n]*?\]:", re.M)
 _ORDERED = re.compile(rb"[ \t]*(\d{1,9})([.)])")
 _LEAVES = {"fence", "code_block", "html_block", "hr"}
 
@@ -72,19 +80,33 @@ def rust_parser() -> Any | None:
 
 def to_tokens(parser: Any, text: str) -> list[BlockToken] | None:
     """markdown-it-py-shaped block tokens of `text`, or None to use markdown-it-py."""
-    if _DEEP.search(text):
+    if _DEEP.search(text) or too_many_references(text):
         return None
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: markdown-it-py takes them, Rust cannot
         return None
-    root = parser.tree(text)
+    try:
+        root = parser.tree(text)
+    except BaseException as exc:  # pyo3's PanicException derives from BaseException
+        if type(exc).__name__ != "PanicException":
+            raise
+        return None
     # byte offset of each newline: the i-th follows i+1 lines and i newlines (all in C)
     newlines = list(map(add, accumulate(map(len, data.split(b"\n")[:-1])), count()))
     try:
         return _flatten(root, data, newlines)
     except _Unsupported:
         return None
+
+
+def too_many_references(text: str) -> bool:
+    """More than `MAX_REFERENCES` lines open a link reference definition (counted up to
+    the limit only, in linear time)."""
+    if text.count("]:") <= MAX_REFERENCES:
+        return False
+    found = _REFERENCE.finditer(text)
+    return sum(1 for _ in islice(found, MAX_REFERENCES + 1)) > MAX_REFERENCES
 
 
 def _lines(srcmap: tuple[int, int] | None, newlines: list[int]) -> list[int] | None:

@@ -12,8 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from notechunk.errors import UsageError
+from notechunk.errors import OutputError, UsageError
 from notechunk.io.jsonio import write_text
+from notechunk.io.outdir import read_own
+from notechunk.io.publish import current_dir, link_output
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.report import render_report
 
@@ -25,7 +27,7 @@ def _load(qa: Path, name: str, default: Any) -> Any:
     if not path.is_file():
         return default
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_own(path).decode("utf-8"))
     except (OSError, ValueError, RecursionError) as exc:
         raise UsageError(
             f"{path}: not readable JSON ({_short(exc)}); run notechunk again"
@@ -46,8 +48,10 @@ def _short(exc: BaseException) -> str:
 
 
 def build_report(out: Path) -> Path:
-    """Rebuild OUT/report.html from OUT/qa/*.json (missing files count as empty)."""
-    qa = out / "qa"
+    """Rebuild OUT/report.html from OUT/qa/*.json (missing files count as empty), in the
+    folder of OUT's current run; an OUT that cannot be written is one `OutputError`."""
+    run = current_dir(out)
+    qa = run / "qa"
     try:
         metrics = Metrics.from_json(_load(qa, "metrics.json", {}))
     except ValueError as exc:
@@ -69,7 +73,7 @@ def build_report(out: Path) -> Path:
             loaded["discarded_rows.json"],
             loaded["errors.json"],
             loaded["semantic_types.json"],
-            _chunk_sources(out),
+            _chunk_sources(run),
             enrichment=loaded["enrichment.json"],
         )
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -77,9 +81,14 @@ def build_report(out: Path) -> Path:
             f"{qa}: a file lacks what the report needs ({type(exc).__name__}: {_short(exc)}); "
             "run notechunk again"
         ) from None
-    path = out / "report.html"
-    write_text(path, html, durable=True)  # straight into OUT: no manifest covers it
-    return path
+    try:
+        write_text(run / "report.html", html, durable=True)  # no manifest covers it
+        if run != out:  # OUT/report.html is the link through `.current` (made again if gone)
+            link_output(out, "report.html")
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise OutputError(f"{out}: cannot write report.html ({why})") from None
+    return out / "report.html"
 
 
 def _chunk_sources(out: Path) -> dict[str, str] | None:

@@ -52,27 +52,18 @@ def chunk_href(source: str, chunk_id: str, prefix: str = "") -> str:
 
 def file_reader(paths: Mapping[str, Path]) -> ReadSource:
     """Reads a source's text again at write time (the one decoder); None if unreadable."""
-    from notechunk.textio import decode_text
+    from notechunk.textio import read_text
 
     def read(rel: str) -> str | None:
         path = paths.get(rel)
         if path is None:
             return None
         try:
-            return decode_text(path.read_bytes(), rel).text
-        except (OSError, InputError):
+            return read_text(path, rel).text
+        except InputError:  # unreadable since, a FIFO swapped in, not text: no lines shown
             return None
 
     return read
-
-
-def source_lines(text: str) -> list[str]:
-    """The file's lines as the Markdown runner numbers them (`\\n`, `\\r\\n`, `\\r` end a
-    line; no other separator does), without the empty string after a final newline."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +85,9 @@ class Card:
 
 
 def layout(chunks: Sequence[Chunk], n_lines: int) -> list[Gap | Card]:
-    """Chunk cards in line order with the uncovered stretches between them."""
+    """Chunk cards in line order with the uncovered stretches between them. A chunk's lines
+    are clamped to the file's (`n_lines`): a file edited since it was chunked, or a range
+    that cannot be, never sends the page past the file's end."""
     placed = sorted(
         (c for c in chunks if c.lines is not None), key=lambda c: c.lines or (0, 0)
     )  # sorted() is stable: chunks starting on the same line keep file order
@@ -102,7 +95,9 @@ def layout(chunks: Sequence[Chunk], n_lines: int) -> list[Gap | Card]:
     shown = 0  # the last line already on the page
     for c in placed:
         assert c.lines is not None
-        first, last = max(1, c.lines[0]), min(max(c.lines[1], c.lines[0]), max(n_lines, 1))
+        end = max(n_lines, 1)
+        first = min(max(1, c.lines[0]), end)
+        last = min(max(c.lines[1], first), end)
         if first > shown + 1:
             out.append(Gap(shown + 1, first - 1))
         out.append(Card(c, first, last, shared_until=min(shown, last)))

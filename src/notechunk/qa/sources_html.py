@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 from notechunk.chunk import QUALITY_LABELS, Chunk, DiscardedRow
-from notechunk.qa.sources import Card, FileView, Gap, chunk_href, layout, page_name, source_lines
+from notechunk.qa.sources import Card, FileView, Gap, chunk_href, layout, page_name
 from notechunk.qa.sources_assets import PAGE_CSS, PAGE_JS
 from notechunk.qa.widgets import BASE_CSS, QUALITY_COLORS, Link, filter_table, script
+from notechunk.textio import source_lines
 
 
 def _e(value: object) -> str:

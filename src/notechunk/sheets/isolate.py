@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from notechunk._proc import mp_context
+from notechunk._proc import mp_context, quiet_worker
 from notechunk.config import Config
 from notechunk.errors import InputError
 from notechunk.sheets.model import RawSheet, SheetRow
@@ -60,6 +60,7 @@ def _first_line(exc: BaseException) -> str:
 
 def _child(conn: Any, body: Callable[..., None], args: tuple[Any, ...], mb: int, log: str) -> None:
     """The worker's whole life: limits, the body, and any failure as one `error` message."""
+    quiet_worker()
     _limit_self(mb, log)
     try:
         body(conn.send, *args)

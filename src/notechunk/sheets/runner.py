@@ -42,6 +42,7 @@ from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.sheets.rows import SheetRows, Tally, row_key
 from notechunk.sheets.templates import select_template
+from notechunk.textio import open_regular
 
 __all__ = ["SheetFileResult", "process_sheet_file", "run_isolated"]
 
@@ -60,6 +61,7 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
     """Row pieces of every visible sheet of `path` (`rel`: its POSIX path relative to SRC)."""
     out = SheetFileResult()
     try:
+        open_regular(path, rel).close()  # a FIFO or device is refused here, not waited on
         sheets = (
             read_csv(path, rel, cfg.sheets)
             if path.suffix.lower() == ".csv"
