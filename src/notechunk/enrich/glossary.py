@@ -172,7 +172,11 @@ def expand_acronyms(
             if new != embed:
                 embed = new
                 added.append((acr, meaning))
-        out.append(replace(c, embed_text=embed, acronyms=tuple(added)) if added else c)
+        out.append(
+            replace(c, embed_text=embed, acronyms=tuple(sorted(dict(added).items())))
+            if added
+            else c
+        )
     return out
 
 

@@ -151,7 +151,8 @@ def resolve_references(chunks: Sequence[Chunk], finder: NameFinder) -> tuple[Chu
         out.append(
             replace(
                 c,
-                resolved=(*c.resolved, *resolved),
+                # by phrase, one antecedent each: as the record's JSON object stores it
+                resolved=tuple(sorted(dict((*c.resolved, *resolved)).items())),
                 flags=(*c.flags, *flags),
                 embed_text=embed,
             )
