@@ -19,6 +19,7 @@ expanded when the corpus defines them): roman numerals, English words in capital
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 # a word with a second capital before any hyphen: the only words `acronym_shaped` can pass
 _TOKEN = re.compile(
@@ -113,8 +114,12 @@ def ambiguous(token: str) -> str | None:
     return None
 
 
-def false_friend(text: str, start: int, end: int) -> str | None:
-    """Why the acronym-shaped word at text[start:end] is not an acronym here, or None."""
+def false_friend(
+    text: str, start: int, end: int, lines: dict[int, bool] | None = None
+) -> str | None:
+    """Why the acronym-shaped word at text[start:end] is not an acronym here, or None.
+    `lines`: whether each line (by its start) is mostly capitals, kept across the tokens
+    of one text so a long line is read once, not once per token."""
     token = text[start:end]
     before = text[max(0, start - 60) : start].rstrip()  # the words next to it are enough
     prev = before.rsplit(None, 1)[-1] if before else ""
@@ -131,19 +136,22 @@ def false_friend(text: str, start: int, end: int) -> str | None:
         return "unit or era"
     if prev.casefold() in GRADE_WORDS:
         return "grade"
-    if _shouting(text, start, end, prev, nxt):
+    if _shouting(text, start, end, prev, nxt, {} if lines is None else lines):
         return "shouting"
     return None
 
 
-def _shouting(text: str, start: int, end: int, prev: str, nxt: str) -> bool:
+def _shouting(text: str, start: int, end: int, prev: str, nxt: str, lines: dict[int, bool]) -> bool:
     """Capitals as emphasis: the line is mostly capital words, the token stands in a run
     of three or more capital words, or it or its neighbour is an English word in capitals
     next to another capital word."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    if _shouting_line(text[line_start:line_end]):
+    shouted = lines.get(line_start)
+    if shouted is None:
+        shouted = lines[line_start] = _shouting_line(text[line_start:line_end])
+    if shouted:
         return True
     left = text[max(line_start, start - 60) : start].split()
     right = text[end : min(line_end, end + 60)].split()
@@ -171,13 +179,20 @@ def _caps_word(word: str) -> bool:
     return len(w) >= 2 and w.isalpha() and w.isupper()
 
 
-def uses(text: str) -> list[str]:
-    """The acronyms `text` uses (keys, in order of first use, each once)."""
+def uses(text: str, among: Container[str] | None = None) -> list[str]:
+    """The acronyms `text` uses (keys, in order of first use, each once); with `among`,
+    only those keys (the others are not checked: a glossary lookup needs no more)."""
     out: dict[str, None] = {}
+    lines: dict[int, bool] = {}
     for m in _TOKEN.finditer(text):
         token = m.group(1)
-        if acronym_shaped(token) and false_friend(text, m.start(1), m.end(1)) is None:
-            out.setdefault(acronym_key(token), None)
+        if not acronym_shaped(token):
+            continue
+        key = acronym_key(token)
+        if key in out or (among is not None and key not in among):
+            continue
+        if false_friend(text, m.start(1), m.end(1), lines) is None:
+            out[key] = None
     return list(out)
 
 

@@ -133,6 +133,16 @@ def build_glossary(stats: GlossaryStats, user: Sequence[tuple[str, str]] = ()) -
     return Glossary(entries=tuple(entries[a] for a in sorted(entries)), undefined=tuple(undefined))
 
 
+class _Either:
+    """Membership in either of two mappings, without building their union per chunk."""
+
+    def __init__(self, a: Mapping[str, str], b: Mapping[str, str]) -> None:
+        self.a, self.b = a, b
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.a or key in self.b
+
+
 def expand_acronyms(
     chunks: Iterable[Chunk], glossary: Glossary, own: Mapping[str, str] | None = None
 ) -> list[Chunk]:
@@ -157,11 +167,11 @@ def expand_acronyms(
     for c in chunks:
         added: list[tuple[str, str]] = []
         embed = c.embed_text
-        found = uses(embed) if known else []
+        mine = own if own is not None else defines.get(c.source, {})
+        found = uses(embed, _Either(known, mine)) if known else []
         if not found:
             out.append(c)
             continue
-        mine = own if own is not None else defines.get(c.source, {})
         here = {a for a, _ in definitions(c.text)}
         for acr in found:
             meaning = known.get(acr) if acr in user else mine.get(acr) or known.get(acr)

@@ -25,6 +25,7 @@ independent facts and are left alone.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -177,7 +178,7 @@ class _File:
         # A word the file also writes in lower case is a common word, not part of a
         # person's name: Title Case text ("Ran Binding Protein") is not a person.
         self.common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
-        self.whole = "\n".join(c.text for c in chunks)
+        self.whole = _Whole("\n".join(c.text for c in chunks))
         self.headings = {h for c in chunks for h in (*c.section_path, c.title)}
         self.names: dict[int, list[Name]] = {}  # a chunk's names, found once
         self.folded = 0  # chunks [0, folded) are in the latest-mention tables
@@ -219,11 +220,10 @@ class _File:
         """A heading names a person when it is no facet ("Causes"), its words are no
         common words of the file, and the file's text says its last word ("Ashoka" is
         named in its section, "Work" is not)."""
-        last = re.escape(n.text.split()[-1])
         return (
             heading.casefold() not in GENERIC_HEADINGS
             and _plausible(n, self.common, self.whole, heading=True)
-            and re.search(rf"(?<![\w-]){last}(?![\w-])", self.whole) is not None
+            and self.whole.alone(n.text.split()[-1]) > 0
         )
 
     def antecedent(self, k: int, m: Mention) -> str | None:
@@ -273,7 +273,25 @@ class _Latest:
         return (self.by_last if m.last_word else self.by_head).get(m.head)
 
 
-def _plausible(n: Name, common: set[str], whole: str, heading: bool = False) -> bool:
+_RUN = re.compile(r"[\w-]+")
+
+
+class _Whole:
+    """A file's text with the count of each maximal run of word characters and hyphens,
+    made once: how often a word stands alone is a lookup, not a scan of the file."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.runs = Counter(_RUN.findall(text))
+
+    def alone(self, word: str) -> int:
+        """How often `word` stands with no word character or hyphen on either side."""
+        if _RUN.fullmatch(word):
+            return self.runs[word]
+        return len(re.findall(rf"(?<![\w-]){re.escape(word)}(?![\w-])", self.text))
+
+
+def _plausible(n: Name, common: set[str], whole: _Whole, heading: bool = False) -> bool:
     """A name short enough to be one; a person's only in words the file never writes in
     lower case ("October Revolution" in a file that says "the revolution" is none),
     without capitals-only words, and, unless an honorific or initials lead it or it is a
@@ -294,8 +312,7 @@ def _plausible(n: Name, common: set[str], whole: str, heading: bool = False) -> 
         return False
     if heading or titled or "." in words[0] or len(words) < 2:
         return True
-    alone = len(re.findall(rf"(?<![\w-]){re.escape(words[-1])}(?![\w-])", whole))
-    return alone > len(re.findall(re.escape(" ".join(words[-2:])), whole))
+    return whole.alone(words[-1]) > whole.text.count(" ".join(words[-2:]))
 
 
 def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
