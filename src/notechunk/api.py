@@ -110,6 +110,7 @@ def chunk_file(
     >>> rows[0].source, rows[0].sheet, rows[0].row
     ('passes.xlsx', 'Passes', 3)
     """
+    from notechunk.corpus.glossary import expand_in_memory
     from notechunk.discover import SourceFile, kind_of, source_name
     from notechunk.perfile import process_files
 
@@ -121,7 +122,9 @@ def chunk_file(
     if not file.is_file():
         raise InputError(source_name(str(file)), "no such file")
     cfg = _config(config, None)
-    result = next(process_files([SourceFile(path=file, rel=name, kind=kind)], cfg))
+    (result,) = expand_in_memory(
+        [next(process_files([SourceFile(path=file, rel=name, kind=kind)], cfg))], cfg
+    )
     _raise_errors(result.errors)
     return _shipped(result.chunks, cfg, include_omitted)
 
@@ -275,10 +278,12 @@ def chunks_from(path: str | os.PathLike[str], config: ConfigLike = None) -> Iter
 def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Iterator[Chunk]:
     """The chunks `run` would ship for `src` (a folder or one file), made in memory and
     yielded file by file: Markdown files first, then spreadsheets, as in chunks.jsonl.gz,
-    but without the passes that need the whole corpus first (acronyms are not expanded,
-    no retrieval score). Nothing is written. A file that fails raises `InputError` when
-    its turn comes (a run would record it in qa/errors.json and go on)."""
+    without a retrieval score. With `enrich.acronyms` (the default) every file is chunked
+    before the first is yielded: the glossary needs the whole corpus. Nothing is written.
+    A file that fails raises `InputError` when its turn comes (a run would record it in
+    qa/errors.json and go on)."""
     from notechunk.corpus.dedupe import dedupe_key, key_hash
+    from notechunk.corpus.glossary import expand_in_memory
     from notechunk.discover import discover
     from notechunk.perfile import process_files
 
@@ -292,7 +297,10 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
         _raise_errors(found.errors)
         ordered = sorted(found.files, key=lambda f: f.kind != "markdown")
         seen: set[tuple[int, int]] = set()
-        for result in process_files(ordered, cfg):
+        results = process_files(ordered, cfg)
+        if cfg.enrich.acronyms:
+            results = iter(expand_in_memory(list(results), cfg))
+        for result in results:
             _raise_errors(result.errors)
             for chunk in result.chunks:
                 key = key_hash(dedupe_key(chunk, cfg.dedupe))

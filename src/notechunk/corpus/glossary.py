@@ -11,10 +11,10 @@ scores see the final `embed_text`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from notechunk.chunk import Chunk
+from notechunk.chunk import Chunk, FileResult
 from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes
 from notechunk.corpus.scores.termblock import TermBlock, term_block
@@ -23,11 +23,15 @@ from notechunk.enrich.glossary import (
     GlossaryStats,
     build_glossary,
     expand_acronyms,
+    file_definitions,
+    glossary_stats,
     merge_all,
     parse_glossary,
 )
 from notechunk.errors import ConfigError, InputError
+from notechunk.finish import recount
 from notechunk.textio import decode_text, read_regular
+from notechunk.tokens import TokenCounter, counter_for
 
 GLOSSARY_MAX_BYTES = 4 << 20
 """A glossary file is a list of acronyms: a larger one (or /dev/zero) is refused unread."""
@@ -65,12 +69,36 @@ class Expanded:
 
 
 def expand_part(
-    chunks: Sequence[Chunk], glossary: Glossary, own: Mapping[str, str], cfg: Config
+    chunks: Sequence[Chunk],
+    glossary: Glossary,
+    own: Mapping[str, str],
+    cfg: Config,
+    tokens: TokenCounter | None = None,
 ) -> Expanded | None:
     """`chunks` (part of one file whose definitions are `own`) with acronyms expanded
-    (`enrich.glossary.expand_acronyms`), their token block and key hashes made again;
+    (`enrich.glossary.expand_acronyms`), their tokens counted again with `tokens` (the
+    run's counter, loaded once per pass), their token block and key hashes made again;
     None when no chunk changed (the stored part stands as it is)."""
     out = tuple(expand_acronyms(chunks, glossary, own))
     if all(a is b for a, b in zip(out, chunks, strict=True)):
         return None
+    if tokens is not None:
+        out = tuple(recount(new, old, tokens, cfg) for new, old in zip(out, chunks, strict=True))
     return Expanded(out, term_block(out), key_hashes(out, cfg.dedupe))
+
+
+def expand_in_memory(results: Sequence[FileResult], cfg: Config) -> list[FileResult]:
+    """The glossary pass over results held in memory (`api.iter_chunks`, `api.chunk_file`):
+    the same glossary and expansions a run makes of these files, so a loader over notes
+    yields what a run ships. The results unchanged when `enrich.acronyms` is off."""
+    if not cfg.enrich.acronyms:
+        return list(results)
+    glossary = corpus_glossary((glossary_stats(r.chunks) for r in results), user_glossary(cfg))
+    if not glossary.entries:
+        return list(results)
+    tokens = counter_for(cfg.tokenizer)
+    out: list[FileResult] = []
+    for r in results:
+        got = expand_part(r.chunks, glossary, file_definitions(r.chunks), cfg, tokens)
+        out.append(r if got is None else replace(r, chunks=got.chunks))
+    return out

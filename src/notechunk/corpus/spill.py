@@ -42,6 +42,7 @@ from notechunk.enrich.glossary import (
     merge_all,
 )
 from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
+from notechunk.tokens import counter_for
 
 KINDS: tuple[SourceType, ...] = ("markdown", "spreadsheet")
 RECORD = 8_192  # chunks per spill record: a million-row sheet is never encoded at once
@@ -222,10 +223,11 @@ def _expanded(
     term_path.rename(raw_terms)
     out = ArraySpill(term_path)
     final: list[Hashes] = []
+    tokens = counter_for(cfg.tokenizer)
     with SpillWriter(spilled) as writer:
         records = zip(read_spill(raw), ArraySpill.read(raw_terms), hashes, strict=True)
         for r, arrays, h in records:
-            got = expand_part(r.chunks, glossary, owns.get(r.source, {}), cfg)
+            got = expand_part(r.chunks, glossary, owns.get(r.source, {}), cfg, tokens)
             if got is not None:
                 r, arrays, h = (
                     FileResult(source=r.source, chunks=got.chunks),

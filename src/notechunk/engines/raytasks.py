@@ -48,6 +48,7 @@ from notechunk.enrich.glossary import (
     file_definitions,
 )
 from notechunk.io.cache import decode_result, encode_result
+from notechunk.tokens import counter_for
 
 PART_CHUNKS = 20_000
 KINDS = ("markdown", "spreadsheet")
@@ -182,10 +183,11 @@ def expand_rows(batch: Batch, glossary: Glossary, cfg: Config) -> Columns:
     changed; every other column kept."""
     cols: Columns = {c: list(batch[c]) for c in COLUMNS}
     dec, enc = msgspec.msgpack.Decoder(FileResult), msgspec.msgpack.Encoder()
+    tokens = counter_for(cfg.tokenizer)
     for i, (data, defines) in enumerate(zip(cols["result"], cols["defines"], strict=True)):
         r = dec.decode(data)
         own = msgspec.msgpack.decode(defines, type=dict[str, str])
-        got = expand_part(r.chunks, glossary, own, cfg)
+        got = expand_part(r.chunks, glossary, own, cfg, tokens)
         if got is None:
             continue
         cols["result"][i] = enc.encode(FileResult(source=r.source, chunks=got.chunks))

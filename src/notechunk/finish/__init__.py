@@ -29,7 +29,7 @@ from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
-from notechunk.finish.quality import assess
+from notechunk.finish.quality import assess, classify, over_token_limit
 from notechunk.finish.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
 
@@ -151,14 +151,21 @@ def finish_file(
     resolved = resolve_references(out, finder or get_finder(cfg.enrich.references_backend))
     if tokens is None:
         return resolved
-    return tuple(_recount(new, old, tokens) for new, old in zip(resolved, out, strict=True))
+    return tuple(recount(new, old, tokens, cfg) for new, old in zip(resolved, out, strict=True))
 
 
-def _recount(new: Chunk, old: Chunk, tokens: TokenCounter) -> Chunk:
+def recount(new: Chunk, old: Chunk, tokens: TokenCounter, cfg: Config) -> Chunk:
+    """`new` (`old` with an enriched `embed_text`) with its tokens counted again, and its
+    `too_long_tokens` label and flag decided on what the embedder now reads."""
     if new.embed_text == old.embed_text:
         return new
     (n,) = tokens.count([new.embed_text])
-    return replace(new, token_count=n + tokens.overhead)
+    n += tokens.overhead
+    quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n)
+    flags = tuple(f for f in new.flags if not f.startswith("too_long_tokens:"))
+    if over_token_limit(n, cfg):
+        flags = (*flags, f"too_long_tokens:{n}>{cfg.max_tokens}")
+    return replace(new, token_count=n, quality=quality, flags=flags)
 
 
 def location_of(piece: Piece) -> Location:
