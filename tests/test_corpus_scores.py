@@ -175,6 +175,29 @@ def test_a_block_made_in_slices_is_the_block_made_at_once(monkeypatch: pytest.Mo
         assert np.array_equal(getattr(sliced, name), getattr(whole, name)), name
 
 
+@given(st.lists(st.booleans(), min_size=1, max_size=12), st.integers(0, 5))
+@settings(max_examples=60, deadline=None)
+def test_a_block_patched_where_embed_text_changed_is_the_block_made_again(
+    changes: list[bool], extra: int
+) -> None:
+    """The glossary pass rewrites some chunks' embed_text: `reindexed` patches their
+    indexed documents and equals the block made from scratch."""
+    from notechunk.corpus.scores.termblock import reindexed
+
+    chunks = [md(f"alpha beta. Gamma{k % 3}; RBI rate{k}\nline{k}", k) for k in range(len(changes))]
+    if extra < len(chunks):  # one chunk already indexed apart before the pass
+        chunks[extra] = replace(chunks[extra], embed_text=f"before zq{extra} {chunks[extra].text}")
+    old = term_block(chunks)
+    new = [
+        replace(c, embed_text=f"{c.embed_text} RBI (Reserve Bank of India) zq{k}") if flip else c
+        for k, (c, flip) in enumerate(zip(chunks, changes, strict=True))
+    ]
+    patched = reindexed(old, new, [k for k, flip in enumerate(changes) if flip])
+    whole = term_block(new)
+    for name in ("n_docs", "doc_terms", "doc_of", "q_terms", "q_doc", "q_seg"):
+        assert np.array_equal(getattr(patched, name), getattr(whole, name)), name
+
+
 def test_score_sets_every_score() -> None:
     out = score([md("Lok Sabha has 543 elected seats.", 0)])
     assert out[0].retrieval_score == 1.0

@@ -17,7 +17,7 @@ from pathlib import Path
 from notechunk.chunk import Chunk, FileResult
 from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes
-from notechunk.corpus.scores.termblock import TermBlock, term_block
+from notechunk.corpus.scores.termblock import TermBlock, reindexed, term_block
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
@@ -74,17 +74,21 @@ def expand_part(
     own: Mapping[str, str],
     cfg: Config,
     tokens: TokenCounter | None = None,
+    block: TermBlock | None = None,
 ) -> Expanded | None:
     """`chunks` (part of one file whose definitions are `own`) with acronyms expanded
     (`enrich.glossary.expand_acronyms`), their tokens counted again with `tokens` (the
-    run's counter, loaded once per pass), their token block and key hashes made again;
-    None when no chunk changed (the stored part stands as it is)."""
+    run's counter, loaded once per pass), their token block (`block`, the stored one,
+    patched where a chunk changed; else made whole) and key hashes made again; None when
+    no chunk changed (the stored part stands as it is)."""
     out = tuple(expand_acronyms(chunks, glossary, own))
-    if all(a is b for a, b in zip(out, chunks, strict=True)):
+    changed = [i for i, (a, b) in enumerate(zip(out, chunks, strict=True)) if a is not b]
+    if not changed:
         return None
     if tokens is not None:
         out = tuple(recount(new, old, tokens, cfg) for new, old in zip(out, chunks, strict=True))
-    return Expanded(out, term_block(out), key_hashes(out, cfg.dedupe))
+    terms = term_block(out) if block is None else reindexed(block, out, changed)
+    return Expanded(out, terms, key_hashes(out, cfg.dedupe))
 
 
 def expand_in_memory(results: Sequence[FileResult], cfg: Config) -> list[FileResult]:

@@ -227,7 +227,8 @@ def _expanded(
     with SpillWriter(spilled) as writer:
         records = zip(read_spill(raw), ArraySpill.read(raw_terms), hashes, strict=True)
         for r, arrays, h in records:
-            got = expand_part(r.chunks, glossary, owns.get(r.source, {}), cfg, tokens)
+            own = owns.get(r.source, {})
+            got = expand_part(r.chunks, glossary, own, cfg, tokens, from_arrays(arrays))
             if got is not None:
                 r, arrays, h = (
                     FileResult(source=r.source, chunks=got.chunks),

@@ -187,7 +187,8 @@ def expand_rows(batch: Batch, glossary: Glossary, cfg: Config) -> Columns:
     for i, (data, defines) in enumerate(zip(cols["result"], cols["defines"], strict=True)):
         r = dec.decode(data)
         own = msgspec.msgpack.decode(defines, type=dict[str, str])
-        got = expand_part(r.chunks, glossary, own, cfg, tokens)
+        stored = from_arrays(unpack(cols["terms"][i]))
+        got = expand_part(r.chunks, glossary, own, cfg, tokens, stored)
         if got is None:
             continue
         cols["result"][i] = enc.encode(FileResult(source=r.source, chunks=got.chunks))

@@ -171,6 +171,37 @@ def unique_inverse(values: U64) -> tuple[U64, I64]:
     return s[start], inv
 
 
+def reindexed(block: TermBlock, chunks: Sequence[Chunk], changed: Sequence[int]) -> TermBlock:
+    """`block` of `chunks` after only the `embed_text` of the chunks at `changed` (sorted)
+    was rewritten (the glossary pass): their indexed documents tokenised again, the rest
+    and the query material (context and text, unchanged) kept; equal to
+    `term_block(chunks)` at the cost of the changed chunks alone."""
+    if not changed:
+        return block
+    bounds = np.searchsorted(block.doc_of, np.arange(block.n_docs + 1))
+    terms: list[U64] = []
+    of: list[I64] = []
+    last = 0
+    for d in changed:
+        terms.append(block.doc_terms[bounds[last] : bounds[d]])
+        of.append(block.doc_of[bounds[last] : bounds[d]])
+        c = chunks[d]
+        mine = hash_terms(tokenize(c.embed_text or c.text))
+        terms.append(mine)
+        of.append(np.full(len(mine), d, dtype=np.int64))
+        last = d + 1
+    terms.append(block.doc_terms[bounds[last] :])
+    of.append(block.doc_of[bounds[last] :])
+    return TermBlock(
+        block.n_docs,
+        np.concatenate(terms),
+        np.concatenate(of),
+        block.q_terms,
+        block.q_doc,
+        block.q_seg,
+    )
+
+
 def subset(block: TermBlock, keep: NDArray[np.bool_]) -> TermBlock:
     """The chunks of `block` where `keep` is true, numbered again from 0."""
     new_id = np.cumsum(keep) - 1
