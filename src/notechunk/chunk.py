@@ -11,10 +11,15 @@ becomes a line of a stage or output file, so the on-disk field set of SPEC §2 l
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import msgspec
+
+from notechunk.terms import CJK, CJK_CHARS
+
+_NOT_CJK_WORD = re.compile(f"[^\\W{CJK_CHARS}]")
 
 SourceType = Literal["markdown", "spreadsheet"]
 Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
@@ -30,8 +35,23 @@ QUALITY_LABELS: tuple[Quality, ...] = (
 
 
 def count_words(text: str) -> int:
-    """Whitespace-separated words: the unit of every threshold in SPEC §1.3."""
-    return len(text.split())
+    """Whitespace-separated words: the unit of every threshold in SPEC §1.3.
+
+    CJK text has no spaces between words: there every two CJK characters count as one
+    word (a Chinese word is one to three characters, two on average), so a 400-character
+    paragraph is 200 words, not one; letters or digits beside them count one word more."""
+    if CJK.search(text) is None:
+        return len(text.split())
+    words = 0
+    for part in text.split():
+        cjk = len(CJK.findall(part))
+        if not cjk:
+            words += 1
+            continue
+        words += (cjk + 1) // 2
+        if _NOT_CJK_WORD.search(part) is not None:
+            words += 1
+    return words
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
