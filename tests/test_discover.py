@@ -13,7 +13,7 @@ def test_sorted_filtered_and_hidden_skipped(tmp_path: Path) -> None:
         "b.md",
         "a/z.md",
         "a/y.csv",
-        "c.txt",
+        "c.pdf",
         ".hidden/x.md",
         "a/.x.md",
         "-dash.md",
@@ -35,6 +35,43 @@ def test_sorted_filtered_and_hidden_skipped(tmp_path: Path) -> None:
         "ünï.md",
     ]
     assert {f.kind for f in found.files} == {"markdown", "spreadsheet"}
+    assert found.skipped == ("c.pdf",)  # named, never silently absent; hidden files are not
+
+
+def test_txt_is_a_note_unless_its_lines_are_cards(tmp_path: Path) -> None:
+    files = {
+        "note.txt": "Photosynthesis makes sugar.\n\nIt needs light; and water.\n- a list\n",
+        "pipes.txt": "mitochondria|powerhouse of the cell\nribosome|makes proteins\n",
+        "tabs.txt": "Paris\tcapital of France\nRome\tcapital of Italy\n\n",
+        "semi.txt": "H2O; water\nNaCl; salt\nCO2; carbon dioxide\n",
+        "anki.txt": "#separator:Pipe\n#html:true\nonly one card|its back\n",
+        "one.txt": "a|b\n",
+        "deck.tsv": "front\tback\n",
+        "mixed.txt": "a|b\nc|d\nno separator here\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    kinds = {f.rel: f.kind for f in discover(tmp_path).files}
+    assert kinds == {
+        "anki.txt": "spreadsheet",
+        "deck.tsv": "spreadsheet",
+        "mixed.txt": "markdown",  # 2 of 3 lines split: below 90%
+        "note.txt": "markdown",
+        "one.txt": "markdown",  # one line is no deck
+        "pipes.txt": "spreadsheet",
+        "semi.txt": "spreadsheet",
+        "tabs.txt": "spreadsheet",
+    }
+
+
+def test_deck_separator() -> None:
+    from notechunk.discover import deck_separator
+
+    assert deck_separator("a\tb|c\nd\te|f\n") == "\t"  # tab first on a tie
+    assert deck_separator("#separator:semicolon\nx") == ";"
+    assert deck_separator("#separator:@\nx@y") == "@"
+    assert deck_separator("Dear diary.\nToday it rained.\n") is None
+    assert deck_separator("|a\n|b\n") is None  # an empty front is no card
 
 
 def test_symlink_loop_and_outside_link(tmp_path: Path) -> None:

@@ -124,7 +124,7 @@ def run(
             ) as got:
                 if check is not None:
                     _checked(check, got.errors, out)
-                metrics = _write(got, staging, cfg, progress)
+                metrics = _write(got, staging, cfg, progress, found.skipped)
                 key = run_key(cfg, cfg_key, got.keys, got.errors, user)
             if work.exists():
                 shutil.rmtree(work)
@@ -202,10 +202,16 @@ def _engine(
     )
 
 
-def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None) -> Metrics:
+def _write(
+    got: Gathered,
+    staging: Path,
+    cfg: Config,
+    progress: Progress | None,
+    skipped: Sequence[str] = (),
+) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
     (metrics counted on the way), then the source view (the chunks read again, one file's
-    page at a time)."""
+    page at a time). `skipped`: the files discovery passed over, named in the summary."""
 
     def step(done: int) -> None:
         if progress:
@@ -223,6 +229,7 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
         errors=got.errors,
         cfg=cfg,
         glossary=got.glossary,
+        skipped=skipped,
     )
     # `where` keeps the source of each chunk a duplicate points to (it comes first)
     needed = set(got.original[got.original >= 0].tolist())
