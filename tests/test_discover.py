@@ -104,3 +104,42 @@ def test_single_file(tmp_path: Path) -> None:
     p = tmp_path / "one.md"
     p.write_text("x")
     assert [f.rel for f in discover(p).files] == ["one.md"]
+
+
+VAULTS = {
+    "dendron-root-md": (["root.md", "econ.md", "econ.micro.md"], True),
+    "most-notes-deeply-dotted": (["a.b.c.md", "a.b.d.md", "a.e.f.md", "index.md"], True),
+    "a-lone-versioned-name": (["v1.2 notes.md"], False),
+    "few-dotted-among-many": (["v1.2 notes.md", "a.md", "b.md", "c.d.e.md"], False),
+    "dotted-sheets-do-not-count": (["x.y.z.csv", "p.q.r.csv", "s.t.u.csv"], False),
+}
+
+
+@pytest.mark.parametrize(("names", "expected"), VAULTS.values(), ids=VAULTS.keys())
+def test_hierarchy_vault(names: list[str], expected: bool) -> None:
+    from notechunk.discover import hierarchy_vault
+
+    assert hierarchy_vault(names) is expected
+
+
+def test_dendron_yml_makes_the_folders_below_it_vaults(tmp_path: Path) -> None:
+    from notechunk.discover import hierarchy_of
+
+    for rel in [
+        "ws/dendron.yml",
+        "ws/notes/econ.micro.md",
+        "ws/notes/econ.md",
+        "other/v1.2 notes.md",
+        "other/b.md",
+    ]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    found = {f.rel: f.hierarchy for f in discover(tmp_path).files}
+    assert found == {
+        "other/b.md": False,
+        "other/v1.2 notes.md": False,
+        "ws/notes/econ.md": True,
+        "ws/notes/econ.micro.md": True,
+    }
+    for rel, hierarchy in found.items():  # one file looked at apart says the same
+        assert hierarchy_of(tmp_path / rel, rel) is hierarchy

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,9 +43,13 @@ _CARD_SHARE = 0.9
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
+    """A file a run reads. `hierarchy`: its folder is a vault that writes each note's
+    place in its file name (Dendron: `economics.MIT.Microeconomics.md`, `hierarchy_vault`)."""
+
     path: Path
     rel: str
     kind: SourceType
+    hierarchy: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +60,36 @@ class Discovery:
     files: tuple[SourceFile, ...]
     errors: tuple[FileError, ...]
     skipped: tuple[str, ...]
+
+
+DENDRON_CONFIG = "dendron.yml"
+_VAULT_MIN_NOTES = 3
+
+
+def hierarchy_vault(names: Sequence[str]) -> bool:
+    """Whether a folder holding the files `names` writes its hierarchy in file names:
+    Dendron's `root.md` beside a dotted note, or most of its notes (3 at least) with 2+
+    dots in their stem (`a.b.c.md`). A lone `v1.2 notes.md` is no vault. (A `dendron.yml`
+    in the folder or above it makes every folder below a vault: see `discover`.)"""
+    stems = [n.rsplit(".", 1)[0] for n in names if _kind_by_name(Path(n)) == "markdown"]
+    dotted = [s for s in stems if "." in s]
+    if "root" in stems and dotted:
+        return True
+    deep = sum(1 for s in dotted if s.count(".") >= 2)
+    return len(stems) >= _VAULT_MIN_NOTES and deep * 2 > len(stems)
+
+
+def hierarchy_of(path: Path, rel: str) -> bool:
+    """`SourceFile.hierarchy` of one file found apart from a walk (`rel`: its source
+    below SRC): what `discover` would say of it. Unreadable folders say no."""
+    folder = path.parent
+    depth = max(rel.count("/"), 0)
+    try:
+        if hierarchy_vault(os.listdir(folder)):
+            return True
+        return any((p / DENDRON_CONFIG).is_file() for p in [folder, *folder.parents][: depth + 1])
+    except OSError:
+        return False
 
 
 def kind_of(path: Path) -> SourceType | None:
@@ -147,7 +181,7 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
     root = src.resolve()
     if root.is_file():
         kind = kind_of(root)
-        files = (SourceFile(path=root, rel=root.name, kind=kind),) if kind else ()
+        files = (SourceFile(path=root, rel=root.name, kind=kind, hierarchy=False),) if kind else ()
         return Discovery(files=files, errors=(), skipped=() if kind else (root.name,))
     found: list[SourceFile] = []
     errors: list[FileError] = []
@@ -162,9 +196,9 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
             continue
         if stat.S_ISDIR(st.st_mode):
             seen.add((st.st_dev, st.st_ino))
-    stack: list[Path] = [root]
+    stack: list[tuple[Path, bool]] = [(root, False)]  # a folder, and a dendron.yml above it
     while stack:
-        folder = stack.pop()
+        folder, workspace = stack.pop()
         try:
             st = folder.stat()
             if (st.st_dev, st.st_ino) in seen:
@@ -174,6 +208,9 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
         except OSError as exc:
             errors.append(_error(folder, root, f"cannot list folder ({exc.strerror or exc})"))
             continue
+        names = [e.name for e in entries]
+        workspace = workspace or DENDRON_CONFIG in names
+        vault = workspace or hierarchy_vault(names)
         for entry in entries:
             if entry.name.startswith("."):
                 continue
@@ -192,7 +229,7 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
                             errors.append(_error(path, root, reason))
                         continue
                 if entry.is_dir():
-                    stack.append(path)
+                    stack.append((path, workspace))
                     continue
                 if not entry.is_file():
                     if kind is not None:  # a FIFO or device named x.md: never opened
@@ -211,7 +248,7 @@ def discover(src: Path, exclude: Iterable[Path] = ()) -> Discovery:
                 continue
             if path.suffix.lower() in TEXT_EXTENSIONS:
                 kind = _text_kind(path)
-            found.append(SourceFile(path=path, rel=_rel(path, root), kind=kind))
+            found.append(SourceFile(path=path, rel=_rel(path, root), kind=kind, hierarchy=vault))
     found.sort(key=lambda f: f.rel)
     errors.sort(key=lambda e: e.source)
     return Discovery(files=tuple(found), errors=tuple(errors), skipped=tuple(sorted(skipped)))
