@@ -17,9 +17,10 @@ from typing import Any, Literal
 
 import msgspec
 
-from notechunk.terms import CJK, CJK_CHARS
+from notechunk.terms import UNSPACED_CHARS
 
-_NOT_CJK_WORD = re.compile(f"[^\\W{CJK_CHARS}]")
+_UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
+_NOT_CJK_WORD = re.compile(f"[^\\W{UNSPACED_CHARS}]")
 
 SourceType = Literal["markdown", "spreadsheet"]
 Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
@@ -37,14 +38,15 @@ QUALITY_LABELS: tuple[Quality, ...] = (
 def count_words(text: str) -> int:
     """Whitespace-separated words: the unit of every threshold in SPEC §1.3.
 
-    CJK text has no spaces between words: there every two CJK characters count as one
-    word (a Chinese word is one to three characters, two on average), so a 400-character
-    paragraph is 200 words, not one; letters or digits beside them count one word more."""
-    if CJK.search(text) is None:
+    Chinese and Japanese have no spaces between words: there every two of their
+    characters count as one word (a Chinese word is one to three characters, two on
+    average), so a 400-character paragraph is 200 words, not one; letters or digits beside
+    them count one word more. Korean separates its words by spaces and is counted by them."""
+    if _UNSPACED.search(text) is None:
         return len(text.split())
     words = 0
     for part in text.split():
-        cjk = len(CJK.findall(part))
+        cjk = len(_UNSPACED.findall(part))
         if not cjk:
             words += 1
             continue

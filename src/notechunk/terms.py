@@ -31,6 +31,12 @@ CJK_CHARS = (
 )
 """The characters a CJK run is made of (a regex character-class body)."""
 CJK = re.compile(f"[{CJK_CHARS}]")
+UNSPACED_CHARS = (
+    "\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
+)
+"""Chinese and Japanese characters: scripts written without spaces between words (Korean
+puts spaces between its words, so Hangul is counted by them)."""
 _SPLIT = re.compile(f"[{CJK_CHARS}]+|[^\\W{CJK_CHARS}]+")
 
 
