@@ -69,6 +69,20 @@ def test_anki_headers_columns_quotes_html_and_cloze(tmp_path: Path) -> None:
     ]
 
 
+def test_anki_metadata_columns_are_named(tmp_path: Path) -> None:
+    text = (
+        "#separator:tab\n#html:false\n#notetype column:1\n#tags column:4\n"
+        "Basic\tOsmosis\twater moves to the saltier side\tbiology\n"
+    )
+    assert cards(tmp_path, "anki.txt", text) == [
+        (
+            5,
+            "notetype: Basic. front: Osmosis. "
+            "back: water moves to the saltier side. tags: biology.",
+        )
+    ]
+
+
 def test_a_line_that_is_no_card_is_a_discarded_row(tmp_path: Path) -> None:
     path = tmp_path / "deck.txt"
     lines = [f"term {i}|meaning {i}" for i in range(12)]

@@ -1,15 +1,16 @@
 """Flash-card exports as one sheet (SPEC §1.1, v3): Quizlet and Anki plain-text decks.
 
 A `.txt` or `.tsv` whose lines are `front|back`, `front<TAB>back` or `front;back` cards
-(`discover.deck_separator`) is a sheet with the columns `front` and `back`: one card,
-one row, numbered by its line. Anki's header lines are honoured and are not rows:
+(`discover.deck_separator`) is a sheet with the columns `front` and `back`: one card, one
+row, numbered by its line. Anki's header lines are honoured and are not rows:
 `#separator:` names the separator, `#columns:` the column names, `#html:true` says the
-fields are HTML (read as HTML: text only); the others (`#notetype:`, `#deck:`, `#tags:`,
-`#... column:`) are metadata. With an Anki header, fields are read as Anki writes them
-(quoted like CSV, so a quoted field may hold the separator or line breaks); without one a
-line splits at its first separator (a Quizlet answer may hold `;`). A field that holds
-HTML tags is read as HTML even without `#html:true`. Cloze deletions keep their answer
-(`{{c1::Paris::capital}}` -> `Paris`). A `.tsv` that is no deck is read as CSV.
+fields are HTML (read as HTML: text only), `#tags column:3` (and the guid, notetype and
+deck columns) names a column; the others (`#notetype:`, `#deck:`, `#tags:`) are metadata.
+With an Anki header, fields are read as Anki writes them (quoted like CSV, so a quoted
+field may hold the separator or line breaks); without one a line splits at its first
+separator (a Quizlet answer may hold `;`). A field that holds HTML tags is read as HTML
+even without `#html:true`. Cloze deletions keep their answer (`{{c1::Paris::capital}}` ->
+`Paris`). A `.tsv` that is no deck is read as CSV.
 """
 
 from __future__ import annotations
@@ -53,13 +54,27 @@ def read_deck(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, No
 
 
 def _columns(text: str, sep: str) -> tuple[str, ...]:
+    """The deck's column names: Anki's `#columns:` names, else `front`, `back` (then
+    Column 3, ...), with the columns Anki's `#guid column:N`, `#notetype column:N`,
+    `#deck column:N` and `#tags column:N` headers place named after them."""
+    named: dict[int, str] = {}
+    given: tuple[str, ...] = ()
     for line in _header_lines(text):
         m = ANKI_HEADER.match(line)
-        if m is not None and m.group(1) == "columns":
-            names = tuple(n.strip() for n in m.group(2).split(sep))
-            if any(names):
-                return names
-    return CARD_COLUMNS
+        if m is None:
+            continue
+        key, value = m.group(1), m.group(2).strip()
+        if key == "columns":
+            given = tuple(n.strip() for n in value.split(sep))
+        elif key.endswith(" column") and value.isdigit() and int(value) >= 1:
+            named[int(value) - 1] = key.removesuffix(" column")
+    if any(given):
+        return given
+    if not named:
+        return CARD_COLUMNS
+    width = max(len(CARD_COLUMNS) + len(named), max(named) + 1)
+    free = iter([*CARD_COLUMNS, *(f"Column {i}" for i in range(3, width + 1))])
+    return tuple(named[i] if i in named else next(free) for i in range(width))
 
 
 def _header_lines(text: str) -> Iterator[str]:
