@@ -107,3 +107,7 @@ def test_files_discovery_skips_are_counted_and_named_in_the_summary(tmp_path: Pa
     assert "- img/a.png\n- img/b.png\n- slides/week1.pdf\n" in summary
     sources = {c["source"]: c["source_type"] for c in shipped(out)}
     assert sources["cards.txt"] == "spreadsheet" and sources["diary.txt"] == "markdown"
+    (src / "img" / "c.gif").write_bytes(b"GIF89a")  # only a skipped file more: run again
+    run(src, out, Config())
+    summary = (out / "qa" / "summary.md").read_text(encoding="utf-8")
+    assert "4 files skipped: 2 .png, 1 .gif, 1 .pdf." in summary
