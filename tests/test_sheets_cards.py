@@ -111,3 +111,12 @@ FIELDS = {
 @pytest.mark.parametrize(("raw", "expected"), FIELDS.values(), ids=FIELDS.keys())
 def test_field_text(raw: str, expected: str) -> None:
     assert field_text(raw) == expected
+
+
+def test_templates_suggest_for_a_deck_names_front_and_back(tmp_path: Path) -> None:
+    from notechunk.sheets import suggest_templates
+
+    path = tmp_path / "deck.txt"
+    path.write_text("Osmosis|water moves across a membrane\nDiffusion|particles spread\n")
+    out = suggest_templates(path, "deck.txt", CFG)
+    assert "columns front, back" in out and "{front}" in out and "{back}" in out
