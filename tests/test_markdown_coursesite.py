@@ -57,7 +57,7 @@ def test_mkdocs_nested_and_fenced_code_in_body() -> None:
 def test_mkdocs_rule_keeps_line_count_and_code() -> None:
     lines = ["!!! note", "    a", "", "    b", "c"]
     skip = bytearray(len(lines))
-    labels = mkdocs_admonitions(lines, skip)
+    labels = mkdocs_admonitions(lines, skip, bytearray(len(lines)))
     assert lines == ["", "a", "", "b", "c"]
     assert [(u.text, u.first_line) for u in labels] == [("Note", 1)]
     fenced = "```\n!!! note\n    code\n```\n"
@@ -93,7 +93,15 @@ def test_colon_fence_admonitions(doc: str, expected: list[str]) -> None:
 
 def test_colon_rule_leaves_a_stray_closer() -> None:
     lines = [":::", "text"]
-    assert colon_fences(lines, bytearray(2)) == [] and lines == [":::", "text"]
+    assert colon_fences(lines, bytearray(2), bytearray(2)) == [] and lines == [":::", "text"]
+
+
+def test_syntax_shown_as_indented_code_stays_code() -> None:
+    doc = 'Write it so:\n\n    !!! note "Title"\n        body\n\n    :::tip\n    x\n    :::\n'
+    assert units(doc) == [
+        ((), "prose", "Write it so:"),
+        ((), "code", '```\n!!! note "Title"\n    body\n\n:::tip\nx\n:::\n```'),
+    ]
 
 
 def test_myst_admonition_directive_body_is_markdown() -> None:

@@ -15,8 +15,9 @@ MkDocs-Material, Docusaurus and MyST, whose title is a label and whose body is M
   (`obsidian.Admonition`); other directives (`{code-cell}`, `{math}`) stay code.
 
 Each syntax is one row of `RULES`: a cheap hint on the text and a rule over its lines
-(`list[str]` rewritten in place, line count unchanged, lines marked in `skip` untouched),
-returning the label units it found.
+(`list[str]` rewritten in place, line count unchanged, lines marked in `skip` untouched;
+a marker on a line of indented code is an example of the syntax, not the syntax, unless
+an enclosing admonition's dedent moved it there), returning the label units it found.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ MYST_ADMONITIONS = frozenset(
 )
 """MyST directives whose body is Markdown to read; any other stays a code block."""
 
-Rule = Callable[[list[str], bytearray], list[Unit]]
+Rule = Callable[[list[str], bytearray, bytearray], list[Unit]]
 
 
 def _label(kind: str, title: str | None, line: int) -> list[Unit]:
@@ -56,11 +57,14 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
 
 
-def mkdocs_admonitions(lines: list[str], skip: bytearray) -> list[Unit]:
+def mkdocs_admonitions(lines: list[str], skip: bytearray, code: bytearray) -> list[Unit]:
     """Unwrap `!!!`/`???` admonitions: blank the marker, dedent the body one level."""
     labels: list[Unit] = []
+    moved = bytearray(len(lines))  # lines an enclosing admonition dedented
     for k in range(len(lines)):
         if skip[k] or ("!!!" not in lines[k] and "???" not in lines[k]):
+            continue
+        if code[k] and not moved[k]:
             continue
         m = _MKDOCS.match(lines[k].expandtabs(4))
         if m is None:
@@ -81,17 +85,18 @@ def mkdocs_admonitions(lines: list[str], skip: bytearray) -> list[Unit]:
             if _indent(line) < depth + 4:
                 break
             lines[j] = line[:depth] + line[depth + 4 :]
+            moved[j] = 1
             j += 1
     return labels
 
 
-def colon_fences(lines: list[str], skip: bytearray) -> list[Unit]:
+def colon_fences(lines: list[str], skip: bytearray, code: bytearray) -> list[Unit]:
     """Blank Docusaurus `:::type Title` / MyST `:::{type}` fences and their options."""
     labels: list[Unit] = []
     open_fences: list[int] = []  # colons of each open fence, innermost last
     k = 0
     while k < len(lines):
-        if skip[k] or ":::" not in lines[k]:
+        if skip[k] or ":::" not in lines[k] or code[k] and lines[k].startswith("    "):
             k += 1
             continue
         close = _COLON_CLOSE.match(lines[k])
@@ -126,12 +131,13 @@ RULES: tuple[tuple[str, Callable[[str], bool], Rule], ...] = (
 """The line rules of this unit, in order: (name, hint on the whole text, rule)."""
 
 
-def course_labels(text: str, lines: list[str], skip: bytearray) -> list[Unit]:
-    """Every row of `RULES` whose hint holds, run over `lines` in order; their labels."""
+def course_labels(text: str, lines: list[str], skip: bytearray, code: bytearray) -> list[Unit]:
+    """Every row of `RULES` whose hint holds, run over `lines` in order; their labels
+    (`code`: the lines of indented code blocks in the first parse)."""
     labels: list[Unit] = []
     for _name, hint, rule in RULES:
         if hint(text):
-            labels += rule(lines, skip)
+            labels += rule(lines, skip, code)
     return labels
 
 

@@ -77,7 +77,11 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
     if comments:
         _blank_comments(new, skip)
     if course:
-        for unit in coursesite.course_labels(body, new, skip):
+        code = bytearray(len(lines))
+        for tok in tokens:
+            if tok.map is not None and tok.type == "code_block":
+                code[tok.map[0] : tok.map[1]] = b"\x01" * (tok.map[1] - tok.map[0])
+        for unit in coursesite.course_labels(body, new, skip, code):
             line = unit.first_line - 1
             extra.append(UnitsToken(map=[line, line + 1], units=(unit,)))
     if tables:
