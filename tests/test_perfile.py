@@ -67,3 +67,11 @@ def test_a_vault_note_has_its_title_path_and_its_own_cache_entry(tmp_path: Path)
     alone = replace(files["vault/economics.MIT.micro.md"], hierarchy=False)
     (other,) = process_batch([alone], CFG, None, "k")
     assert other.key != vault.key  # the title differs, so must the cache entry
+
+
+def test_a_txt_note_is_plain_text_never_code() -> None:
+    data = b"Osmosis\n\n    Water moves across a membrane to the saltier side.\n"
+    (c,) = md(data, "bio/osmosis.txt").chunks
+    assert "```" not in c.text and c.title == "osmosis" and c.lines == (1, 3)
+    (as_md,) = md(data, "bio/osmosis.md").chunks
+    assert "```" in as_md.text  # the same bytes as Markdown: indented code

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from notechunk._proc import TimeLimitExceeded, time_limit
 from notechunk.chunk import FileError, FileResult, Pieces
 from notechunk.config import Config
-from notechunk.discover import SourceFile
+from notechunk.discover import TEXT_EXTENSIONS, SourceFile
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
 from notechunk.finish import finish_file, hierarchy_title
 from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
+from notechunk.markdown.plaintext import plain_as_markdown
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
@@ -71,7 +72,8 @@ def process_markdown(
     rel: str, data: bytes, cfg: Config, tools: Tools, *, hierarchy: bool = False
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks (`hierarchy`: its file name is its
-    title path, `finish.hierarchy_title`)."""
+    title path, `finish.hierarchy_title`); a `.txt` note is plain text, never code
+    (`markdown.plaintext`)."""
     try:
         decoded = decode_text(data, rel)
     except InputError as exc:
@@ -79,9 +81,10 @@ def process_markdown(
     limit = cfg.markdown.timeout_s
     try:
         with time_limit(limit):
-            pieces = markdown_pieces(
-                decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens
-            )
+            text = decoded.text
+            if PurePosixPath(rel).suffix.lower() in TEXT_EXTENSIONS:  # a .txt note
+                text = plain_as_markdown(text)
+            pieces = markdown_pieces(text, rel, cfg, tools.segmenter, tools.parser, tools.tokens)
         if decoded.flags:
             pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
         if hierarchy:
