@@ -100,8 +100,8 @@ def test_chunk_file_include_omitted_and_errors(tmp_path: Path) -> None:
     assert [c.omit for c in every] == [True, False] and every[1:] == kept
     with pytest.raises(InputError, match="no such file"):
         notechunk.chunk_file(tmp_path / "missing.md")
-    with pytest.raises(InputError, match="not a Markdown or spreadsheet file"):
-        notechunk.chunk_file(tmp_path / "notes.txt")
+    with pytest.raises(InputError, match="not a Markdown, text or spreadsheet file"):
+        notechunk.chunk_file(tmp_path / "notes.pdf")  # a .txt is a note now
     bad = tmp_path / "fake.xlsx"
     bad.write_bytes(b"<html>not a workbook</html>")
     with pytest.raises(InputError, match=r"^fake\.xlsx: "):

@@ -12,6 +12,7 @@ from notechunk.finish import (
     context_parts,
     embed_text,
     finish_file,
+    hierarchy_title,
     normalize_text,
     title_from_name,
 )
@@ -31,6 +32,15 @@ def test_normalize_text() -> None:
 def test_normalize_keeps_nested_list_depth() -> None:
     text = "- a\n  - b  c\n    1. d\n   plain  text \n\u00a0x"
     assert normalize_text(text) == "- a\n  - b c\n    1. d\nplain text\nx"
+
+
+def test_hierarchy_title() -> None:
+    """A Dendron name is the title path; the front matter title names the last part."""
+    assert hierarchy_title("n/economics.MIT.Microeconomics.md", None) == (
+        "economics > MIT > Microeconomics"
+    )
+    assert hierarchy_title("n/cs.data_structures.md", "Data Structures") == ("cs > Data Structures")
+    assert hierarchy_title("root.md", "Root") == "Root"
 
 
 def test_title_from_name() -> None:

@@ -51,6 +51,21 @@ def test_context_dead_beats_too_long_and_needs_word_boundary() -> None:
     assert context_dead_phrase("The river, see above", CFG.context_dead) is None
 
 
+def test_cjk_words_are_counted_by_characters() -> None:
+    """Two CJK characters count as a word: a long Chinese paragraph is not a fragment."""
+    from notechunk.chunk import count_words
+
+    assert count_words("光合作用需要阳光") == 4
+    assert count_words("水 is H2O") == 3
+    assert count_words("DNA复制") == 2
+    assert count_words("東京は日本の首都です") == 5
+    assert count_words("한국어는 띄어쓰기를 합니다") == 3  # Korean: words between spaces
+    paragraph = "植物利用阳光把二氧化碳和水变成糖。" * 24  # 384 CJK characters and 24 stops
+    assert count_words(paragraph) == 192
+    chunk = label(make_chunk(text=paragraph, source="x.md", source_type="markdown"), CFG)
+    assert (chunk.word_count, chunk.quality) == (192, "ok")
+
+
 def test_runner_omission_is_kept() -> None:
     c = label(make_chunk(text=words(40), source="x", source_type="markdown", omit=True), CFG)
     assert c.omit and c.quality == "ok"

@@ -89,3 +89,25 @@ def test_unchanged_run_rewrites_nothing(tmp_path: Path) -> None:
     again = run(src, out, Config())
     assert again.metrics == first.metrics
     assert (out / "chunks.jsonl.gz").stat().st_mtime_ns == stamp
+
+
+def test_files_discovery_skips_are_counted_and_named_in_the_summary(tmp_path: Path) -> None:
+    src = notes(tmp_path)
+    for rel in ("slides/week1.pdf", "img/a.png", "img/b.png"):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_bytes(b"\x89binary")
+    (src / "cards.txt").write_text("Zoji La|Ladakh\nNathu La|Sikkim\n")
+    (src / "diary.txt").write_text("Today I read about passes.\n")
+    out = tmp_path / "out"
+    result = run(src, out, Config())
+    assert result.exit_code == 0 and result.files == 4  # the .txt files are read
+    summary = (out / "qa" / "summary.md").read_text(encoding="utf-8")
+    assert "| files skipped (not notes or sheets) | 3 |" in summary
+    assert "3 files skipped: 2 .png, 1 .pdf." in summary
+    assert "- img/a.png\n- img/b.png\n- slides/week1.pdf\n" in summary
+    sources = {c["source"]: c["source_type"] for c in shipped(out)}
+    assert sources["cards.txt"] == "spreadsheet" and sources["diary.txt"] == "markdown"
+    (src / "img" / "c.gif").write_bytes(b"GIF89a")  # only a skipped file more: run again
+    run(src, out, Config())
+    summary = (out / "qa" / "summary.md").read_text(encoding="utf-8")
+    assert "4 files skipped: 2 .png, 1 .gif, 1 .pdf." in summary

@@ -167,3 +167,12 @@ def test_uncapped_config_keeps_code_whole() -> None:
     doc = f"```\n{body}\n```\n"
     cfg = replace(Config(), markdown=cfg_md(window_max_words=0))
     assert len(chunk_markdown(doc, "c.md", cfg, PeriodSegmenter())) == 1
+
+
+def test_chinese_sentences_join_without_a_space() -> None:
+    """Sentences of one paragraph join with a space, except where the writing has none."""
+    text = "# 光\n\n光速很快。为什么？「因为光子没有质量。」It is fast. Yes.\n"
+    from notechunk.segment import get_segmenter
+
+    (chunk,) = chunk_markdown(text, "zh.md", Config(), get_segmenter("default"))
+    assert chunk.text == "光速很快。为什么？「因为光子没有质量。」 It is fast. Yes."

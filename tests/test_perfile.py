@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from notechunk.chunk import FileResult
@@ -47,3 +48,30 @@ def test_batch_caches_good_results_only(tmp_path: Path) -> None:
     again = process_batch(files, CFG, tmp_path / "cache", "k")
     assert [o.result for o in again] == [o.result for o in first]
     assert [o.key for o in again] == [o.key for o in first]
+
+
+def test_a_vault_note_has_its_title_path_and_its_own_cache_entry(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "vault").mkdir(parents=True)
+    (src / "vault" / "dendron.yml").write_text("version: 5\n")
+    note = "---\ntitle: Microeconomics\n---\n\n# Supply\n\nPrices rise when supply falls.\n"
+    (src / "vault" / "economics.MIT.micro.md").write_text(note)
+    (src / "v1.2 notes.md").write_text("# Draft\n\nText.\n")
+    files = {f.rel: f for f in discover(src).files}
+    (vault,) = process_batch([files["vault/economics.MIT.micro.md"]], CFG, None, "k")
+    (c,) = vault.result.chunks
+    assert c.title == "economics > MIT > Microeconomics"
+    assert c.embed_text.startswith("economics > MIT > Microeconomics > Supply\n")
+    (plain,) = process_batch([files["v1.2 notes.md"]], CFG, None, "k")
+    assert plain.result.chunks[0].title == "v1.2 notes"
+    alone = replace(files["vault/economics.MIT.micro.md"], hierarchy=False)
+    (other,) = process_batch([alone], CFG, None, "k")
+    assert other.key != vault.key  # the title differs, so must the cache entry
+
+
+def test_a_txt_note_is_plain_text_never_code() -> None:
+    data = b"Osmosis\n\n    Water moves across a membrane to the saltier side.\n"
+    (c,) = md(data, "bio/osmosis.txt").chunks
+    assert "```" not in c.text and c.title == "osmosis" and c.lines == (1, 3)
+    (as_md,) = md(data, "bio/osmosis.md").chunks
+    assert "```" in as_md.text  # the same bytes as Markdown: indented code

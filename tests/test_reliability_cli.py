@@ -83,8 +83,8 @@ def _failing_name(name: str) -> Callable[[Path], list[str]]:
 
 
 def _text_file(tmp: Path) -> list[str]:
-    (tmp / "notes.txt").write_text(NOTE)
-    return ["run", str(tmp / "notes.txt"), "--out", str(tmp / "out")]
+    (tmp / "notes.pdf").write_text(NOTE)  # a .txt is a note now: a kind no run reads
+    return ["run", str(tmp / "notes.pdf"), "--out", str(tmp / "out")]
 
 
 def _deep_toml(tmp: Path) -> list[str]:
@@ -114,7 +114,7 @@ CASES = [
     Case("out-holds-src", _out_holds_src, 2, "would hold the notes"),
     Case("out-empty-string", lambda t: ["run", str(notes(t)), "--out", ""], 2, "--out is empty"),
     Case("out-root", lambda t: ["run", str(notes(t)), "--out", "/"], 2, "would hold the notes"),
-    Case("src-text-file", _text_file, 2, "not a Markdown or spreadsheet file"),
+    Case("src-other-file", _text_file, 2, "not a Markdown, text or spreadsheet file"),
     Case("src-device", lambda t: ["run", "/dev/null", "--out", str(t / "o")], 2, "/dev/null"),
     Case("config-show-missing", lambda t: ["config", "show", str(t / "nope")], 2, "no such"),
     Case("toml-5000-deep", _deep_toml, 2, "nested too deeply"),

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import SHARED
 from notechunk.cli import main
 from notechunk.errors import UsageError
 from notechunk.search import dense, engine
@@ -203,3 +204,49 @@ def test_a_rerun_embeds_only_the_chunks_whose_text_changed(tmp_path: Path) -> No
     with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
         texts = [json.loads(line)["embed_text"] for line in fh]
     assert np.allclose(vectors, HashEmbedder().encode(texts))
+
+
+CHINESE_NOTES = {
+    "history/war.md": (
+        "# 中法战争\n\n"
+        "中法战争发生在一八八三年到一八八五年，战场在越南北部和中国东南沿海。"
+        "战争结束后，清政府与法国签订了《中法新约》，承认法国对越南的保护权。\n"
+    ),
+    "biology/cells.md": (
+        "# 细胞\n\n细胞是生物体结构和功能的基本单位。植物细胞有细胞壁和叶绿体，动物细胞没有。\n"
+    ),
+    "physics/light.md": "# 光\n\n光在真空中的速度约为每秒三十万公里。光既是波也是粒子。\n",
+}
+
+
+def test_a_chinese_question_finds_the_chinese_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CJK runs are bigrams for the index and the query alike: a question written without
+    spaces finds the note that answers it (a whole sentence was one token before)."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    for rel, text in CHINESE_NOTES.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    assert main(["run", str(src), "--out", str(out), "--workers", "1"]) == 0
+    capsys.readouterr()
+    data = run_json(capsys, str(out), "中法战争后签订了什么条约？", "-k", "3")
+    hits = data["hits"]
+    assert isinstance(hits, list) and hits
+    assert hits[0]["source"] == "history/war.md" and "中法新约" in hits[0]["text"]
+
+
+COURSE_OS = SHARED / "corpora/notes-outline/course-sites/HobbitQia-notebook/docs/OS"
+
+
+@pytest.mark.skipif(not COURSE_OS.is_dir(), reason="shared course notes absent")
+def test_chinese_questions_over_real_course_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["run", str(COURSE_OS), "--out", str(out), "--workers", "1"]) == 0
+    capsys.readouterr()
+    data = run_json(capsys, str(out), "什么是非抢占式调度？", "-k", "5")
+    hits = data["hits"]
+    assert isinstance(hits, list)
+    assert any(h["source"] == "chap05.md" and "非抢占" in h["text"] for h in hits)

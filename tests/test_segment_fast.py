@@ -16,6 +16,10 @@ CASES = {
     "closing-quote": ('He said "Go." Then left.', ['He said "Go."', "Then left."]),
     "blank-line": ("One\n\nTwo", ["One", "Two"]),
     "bullets": ("Points:\n- one\n- two", ["Points:", "- one", "- two"]),
+    "cjk-full-stops": (
+        "光速很快。为什么？「因为。」好",
+        ["光速很快。", "为什么？", "「因为。」", "好"],
+    ),
 }
 
 

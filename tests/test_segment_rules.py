@@ -133,6 +133,14 @@ NOTE_CASES = {
         "Jane and co. arrived. See imp. points and approx. totals.",
         ["Jane and co. arrived.", "See imp. points and approx. totals."],
     ),
+    "cjk-full-stops-without-spaces": (
+        "光合作用需要阳光。植物吸收二氧化碳！为什么？「因为要生长。」最后",
+        ["光合作用需要阳光。", "植物吸收二氧化碳！", "为什么？", "「因为要生长。」", "最后"],
+    ),
+    "japanese-and-latin-mixed": (
+        "東京は日本の首都です。It is large. 人口は多い？はい。",
+        ["東京は日本の首都です。", "It is large.", "人口は多い？", "はい。"],
+    ),
 }
 
 

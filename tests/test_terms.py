@@ -27,6 +27,18 @@ def test_case_folding_and_unicode_words() -> None:
     ]
 
 
+def test_cjk_runs_are_character_bigrams() -> None:
+    """Lucene's CJK analyzer: overlapping bigrams within a run, a lone character stays."""
+    assert terms("光合作用") == ["光合", "合作", "作用"]
+    assert terms("水 is H2O") == ["水", "h2o"]
+    assert terms("한국어 テスト") == ["한국", "국어", "テス", "スト"]
+
+
+def test_cjk_beside_latin_splits_at_the_script_change() -> None:
+    assert terms("DNA复制ok") == ["dna", "复制", "ok"]
+    assert terms("カタ・カナ") == ["カタ", "カナ"]  # the middle dot is punctuation
+
+
 def test_stopwords_are_lucenes_english_list() -> None:
     import bm25s.stopwords
 

@@ -118,13 +118,13 @@ def chunk_file(
     name = source_name(file.name)
     kind = kind_of(file)
     if kind is None:
-        raise InputError(name, "not a Markdown or spreadsheet file (.md, .xlsx, .csv, ...)")
+        kinds = "not a Markdown, text or spreadsheet file (.md, .txt, .xlsx, .csv, ...)"
+        raise InputError(name, kinds)
     if not file.is_file():
         raise InputError(source_name(str(file)), "no such file")
     cfg = _config(config, None)
-    (result,) = expand_in_memory(
-        [next(process_files([SourceFile(path=file, rel=name, kind=kind)], cfg))], cfg
-    )
+    one = SourceFile(path=file, rel=name, kind=kind, hierarchy=False)  # a file, no vault
+    (result,) = expand_in_memory([next(process_files([one], cfg))], cfg)
     _raise_errors(result.errors)
     return _shipped(result.chunks, cfg, include_omitted)
 

@@ -11,10 +11,16 @@ becomes a line of a stage or output file, so the on-disk field set of SPEC §2 l
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import msgspec
+
+from notechunk.terms import UNSPACED_CHARS
+
+_UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
+_NOT_CJK_WORD = re.compile(f"[^\\W{UNSPACED_CHARS}]")
 
 SourceType = Literal["markdown", "spreadsheet"]
 Quality = Literal["ok", "short", "fragment", "too_long", "too_long_tokens", "context_dead"]
@@ -30,8 +36,24 @@ QUALITY_LABELS: tuple[Quality, ...] = (
 
 
 def count_words(text: str) -> int:
-    """Whitespace-separated words: the unit of every threshold in SPEC §1.3."""
-    return len(text.split())
+    """Whitespace-separated words: the unit of every threshold in SPEC §1.3.
+
+    Chinese and Japanese have no spaces between words: there every two of their
+    characters count as one word (a Chinese word is one to three characters, two on
+    average), so a 400-character paragraph is 200 words, not one; letters or digits beside
+    them count one word more. Korean separates its words by spaces and is counted by them."""
+    if _UNSPACED.search(text) is None:
+        return len(text.split())
+    words = 0
+    for part in text.split():
+        cjk = len(_UNSPACED.findall(part))
+        if not cjk:
+            words += 1
+            continue
+        words += (cjk + 1) // 2
+        if _NOT_CJK_WORD.search(part) is not None:
+            words += 1
+    return words
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -124,8 +124,8 @@ def run(
             ) as got:
                 if check is not None:
                     _checked(check, got.errors, out)
-                metrics = _write(got, staging, cfg, progress)
-                key = run_key(cfg, cfg_key, got.keys, got.errors, user)
+                metrics = _write(got, staging, cfg, progress, found.skipped)
+                key = run_key(cfg, cfg_key, got.keys, got.errors, user, found.skipped)
             if work.exists():
                 shutil.rmtree(work)
         except OSError as exc:
@@ -202,10 +202,16 @@ def _engine(
     )
 
 
-def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None) -> Metrics:
+def _write(
+    got: Gathered,
+    staging: Path,
+    cfg: Config,
+    progress: Progress | None,
+    skipped: Sequence[str] = (),
+) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
     (metrics counted on the way), then the source view (the chunks read again, one file's
-    page at a time)."""
+    page at a time). `skipped`: the files discovery passed over, named in the summary."""
 
     def step(done: int) -> None:
         if progress:
@@ -223,6 +229,7 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
         errors=got.errors,
         cfg=cfg,
         glossary=got.glossary,
+        skipped=skipped,
     )
     # `where` keeps the source of each chunk a duplicate points to (it comes first)
     needed = set(got.original[got.original >= 0].tolist())
@@ -284,7 +291,7 @@ def collect(
                 errors=got.errors,
                 glossary=got.glossary,
             )
-            key = run_key(cfg, cfg_key, got.keys, got.errors, user)
+            key = run_key(cfg, cfg_key, got.keys, got.errors, user, found.skipped)
     return Collected(files=got.files, corpus=corpus, run_key=key, paths=got.paths)
 
 
@@ -304,7 +311,7 @@ def cached_run_key(
         if key is None or not cache.has(key):
             return None
         keys.append((f.rel, key))
-    return run_key(cfg, cfg_key, keys, _sorted(found.errors), user)
+    return run_key(cfg, cfg_key, keys, _sorted(found.errors), user, found.skipped)
 
 
 def _file_key(f: SourceFile, cfg: Config, cfg_key: str) -> str | None:
@@ -320,10 +327,11 @@ def run_key(
     keys: Sequence[tuple[str, str | None]],
     errors: Sequence[FileError],
     user: Sequence[tuple[str, str]],
+    skipped: Sequence[str] = (),
 ) -> str | None:
     """Identity of a run's inputs (file contents, names, code, config, glossary file,
-    output formats); None if a file was unread (its content is unknown, so the run cannot
-    be called unchanged)."""
+    output formats, the names of the files skipped: the summary lists them); None if a
+    file was unread (its content is unknown, so the run cannot be called unchanged)."""
     if any(key is None for _, key in keys):
         return None
     formats = f"jsonl={cfg.output.jsonl} parquet={cfg.output.parquet}"
@@ -331,6 +339,8 @@ def run_key(
     for source, key in keys:
         h.update(f"{source}\x00{key}\x00".encode("utf-8", "surrogateescape"))
     h.update(dumps([e.to_json() for e in errors]).encode())
+    if skipped:  # (none: the key a run had before files were counted as skipped)
+        h.update(dumps(list(skipped)).encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from notechunk._proc import TimeLimitExceeded, time_limit
 from notechunk.chunk import FileError, FileResult, Pieces
 from notechunk.config import Config
-from notechunk.discover import SourceFile
+from notechunk.discover import TEXT_EXTENSIONS, SourceFile
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.errors import InputError
-from notechunk.finish import finish_file
+from notechunk.finish import finish_file, hierarchy_title
 from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
+from notechunk.markdown.plaintext import plain_as_markdown
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
@@ -67,8 +68,12 @@ def failed(rel: str, stage: str, reason: str) -> FileResult:
     return FileResult(source=rel, errors=(FileError(source=rel, stage=stage, reason=reason),))
 
 
-def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileResult:
-    """One Markdown file's bytes to finished chunks."""
+def process_markdown(
+    rel: str, data: bytes, cfg: Config, tools: Tools, *, hierarchy: bool = False
+) -> FileResult:
+    """One Markdown file's bytes to finished chunks (`hierarchy`: its file name is its
+    title path, `finish.hierarchy_title`); a `.txt` note is plain text, never code
+    (`markdown.plaintext`)."""
     try:
         decoded = decode_text(data, rel)
     except InputError as exc:
@@ -76,11 +81,14 @@ def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileRe
     limit = cfg.markdown.timeout_s
     try:
         with time_limit(limit):
-            pieces = markdown_pieces(
-                decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens
-            )
+            text = decoded.text
+            if PurePosixPath(rel).suffix.lower() in TEXT_EXTENSIONS:  # a .txt note
+                text = plain_as_markdown(text)
+            pieces = markdown_pieces(text, rel, cfg, tools.segmenter, tools.parser, tools.tokens)
         if decoded.flags:
             pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
+        if hierarchy:
+            pieces = replace(pieces, title=hierarchy_title(rel, pieces.title))
         chunks = finish_file(pieces, cfg, tools.tokens, tools.finder)
     except TimeLimitExceeded:
         return failed(
@@ -103,6 +111,8 @@ def read_input(f: SourceFile, cfg: Config, cfg_key: str) -> tuple[bytes | None, 
     block by block) and its cache key. Raises `InputError` for a file that is not a
     regular file (a FIFO swapped in since discovery is refused, never waited on), too
     large or unreadable."""
+    if f.hierarchy:  # the same bytes give another title in a vault
+        cfg_key = f"{cfg_key}:hierarchy"
     if f.kind == "markdown":
         data = read_regular(f.path, f.rel, markdown_limit(cfg))
         return data, file_key(data, f.rel, cfg_key)
@@ -138,7 +148,7 @@ def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -
             data = read_regular(f.path, f.rel, markdown_limit(cfg))
         except InputError as exc:
             return failed(f.rel, "read", exc.reason)
-    return process_markdown(f.rel, data, cfg, tools)
+    return process_markdown(f.rel, data, cfg, tools, hierarchy=f.hierarchy)
 
 
 @dataclass(frozen=True, slots=True)

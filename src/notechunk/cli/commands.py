@@ -20,8 +20,9 @@ from notechunk.errors import MissingExtra, NotechunkError, UsageError
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from notechunk.discover import kind_of
+    from notechunk.discover import TEXT_EXTENSIONS, kind_of
     from notechunk.markdown import layout_markdown
+    from notechunk.markdown.plaintext import plain_as_markdown
     from notechunk.markdown.runner import window_text
     from notechunk.segment import get_segmenter
     from notechunk.textio import read_text
@@ -30,9 +31,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
     if kind_of(path) != "markdown":
-        raise UsageError(f"{path}: inspect reads Markdown files (.md)")
+        raise UsageError(f"{path}: inspect reads Markdown and text notes (.md, .txt)")
     cfg = command_config(path.parent, args)
     text = read_text(path, terminal_safe(path.name), cfg.markdown.max_file_mb << 20).text
+    if path.suffix.lower() in TEXT_EXTENSIONS:  # as `run` reads a .txt note
+        text = plain_as_markdown(text)
     from notechunk.tokens import counter_for
 
     lay = layout_markdown(text, cfg, get_segmenter(cfg.segmenter), None, counter_for(cfg.tokenizer))

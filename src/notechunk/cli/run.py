@@ -113,8 +113,8 @@ def _check_src(src: Path) -> None:
         raise UsageError(f"{src}: not a folder or a regular file")
     if kind_of(src) is None:
         raise UsageError(
-            f"{src}: not a Markdown or spreadsheet file (.md, .markdown, .xlsx, .xlsm, .xls, "
-            ".ods, .csv)"
+            f"{src}: not a Markdown, text or spreadsheet file (.md, .markdown, .txt, .xlsx, "
+            ".xlsm, .xls, .ods, .csv, .tsv)"
         )
 
 

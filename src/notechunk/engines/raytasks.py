@@ -74,12 +74,17 @@ def unpack(data: bytes) -> tuple[NDArray[Any], ...]:
 
 
 def encode_files(files: Sequence[SourceFile]) -> bytes:
-    return msgspec.msgpack.encode([(os.fsencode(f.path), f.rel, f.kind) for f in files])
+    return msgspec.msgpack.encode(
+        [(os.fsencode(f.path), f.rel, f.kind, f.hierarchy) for f in files]
+    )
 
 
 def decode_files(data: bytes) -> list[SourceFile]:
-    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str]])
-    return [SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k) for p, r, k in items]  # type: ignore[arg-type]
+    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str, bool]])
+    return [
+        SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k, hierarchy=h)  # type: ignore[arg-type]
+        for p, r, k, h in items
+    ]
 
 
 def file_rows(

@@ -78,6 +78,17 @@ def title_from_name(source: str) -> str:
     return unicodedata.normalize("NFC", cleaned) or stem
 
 
+def hierarchy_title(source: str, title: str | None) -> str:
+    """The title path of a note in a vault that writes its hierarchy in file names:
+    "notes/economics.MIT.Microeconomics.md" -> "economics > MIT > Microeconomics"; the
+    note's own `title` (front matter), when it has one, names the last part."""
+    parts = [title_from_name(part) for part in PurePosixPath(source).stem.split(".")]
+    parts = [p for p in parts if p]
+    if title:
+        parts[-1:] = [title]
+    return " > ".join(parts)
+
+
 def context_parts(
     title: str, section_path: Iterable[str], sheet: str | None, group: str | None
 ) -> tuple[str, ...]:

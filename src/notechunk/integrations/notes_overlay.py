@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import Chunk
 from notechunk.config import Config
-from notechunk.discover import SourceFile, kind_of
+from notechunk.discover import SourceFile, hierarchy_of, kind_of
 from notechunk.search.engine import FUSION_DEPTH, Ranker, rrf, top
 
 if TYPE_CHECKING:
@@ -56,7 +56,9 @@ def chunk_changes(
         if not path.is_file():
             out[rel] = None
         else:
-            files.append(SourceFile(path=path, rel=rel, kind=kind))
+            files.append(
+                SourceFile(path=path, rel=rel, kind=kind, hierarchy=hierarchy_of(path, rel))
+            )
     problems: list[str] = []
     if files:
         for o in process_batch(files, cfg, cache_root, config_key(cfg, code_fingerprint())):

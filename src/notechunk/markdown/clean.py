@@ -1,11 +1,12 @@
-"""Text clean-up inside a section (SPEC §1.1), as plain string functions.
-
-Removes inline pandoc spans (`[word]{.underline}`, `{.mark}`), attribute blocks (`{#id
-.class}`, `{width="2in" height="1in"}`), emphasis and highlight markers, HTML comments and
-tags, escape backslashes; entities are unescaped; links keep their text, wikilinks their
-alias (`[[target#section|alias]]`) or target; embeds and images (except a meaningful alt
-text) disappear. Inline code spans keep their content verbatim (`<br>` in "Use the `<br>`
-tag" stays). Line breaks are kept so a sentence maps back to its source line.
+"""Text clean-up inside a section (SPEC §1.1), as plain string functions. Removes inline
+pandoc spans (`[word]{.underline}`, `{.mark}`), attribute blocks (`{#id .class}`,
+`{width="2in" height="1in"}`), emphasis and highlight markers, HTML comments and tags,
+escape backslashes; entities are unescaped; links keep their text, wikilinks their alias
+(`[[target#section|alias]]`) or target; MkDocs-Material icon shortcodes (`:material-
+clock:`, `:fontawesome-solid-download:`, `:octicons-x-16:`) go; embeds and images (except
+a meaningful alt text) disappear. Inline code spans keep their content verbatim (`<br>` in
+"Use the `<br>` tag" stays). Line breaks are kept so a sentence maps back to its source
+line.
 
 Every pattern here runs in linear time: each one's repeated part cannot match the
 character that starts it (or the delimiter that ends it), so a failed attempt stops at
@@ -64,6 +65,8 @@ _HIGHLIGHT_LOOSE = re.compile(r"(?<![^\s(])==([^=\n]+?)==(?!\w)")  # `==40 to 55
 _STRIKE = re.compile(r"~~(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~")
 _SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
 _FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
+_ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:")
+"""MkDocs-Material icon shortcodes (`:material-clock-edit-outline:`): pictures, not words."""
 _GENERIC_ALT = frozenset({"", "image", "img", "alt text", "exported image", "pasted image"})
 
 
@@ -90,6 +93,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
         text = _ESCAPE.sub(lambda m: chr(_PROTECT + ord(m.group(1))), text)
     if "[" in text:
         text = _brackets(text)
+    if ":" in text and "-" in text:
+        text = _ICON.sub("", text)
     if "{" in text:
         text = _ATTRS.sub(_drop_attributes, text)
     if "<" in text:

@@ -1,14 +1,14 @@
-"""What the block parser reads: the text with the constructs it does not know handled
-first, around a first parse that says which lines are code.
-
-A first parse gives the fenced code and HTML blocks (never touched). Then, outside them:
-Obsidian `%%comments%%` are blanked; Admonition-plugin fences (```` ```ad-note ````) lose
-their fence and parameter lines so their Markdown body is parsed as Markdown (the title
-becomes a unit); pandoc simple, multiline and grid tables become row units and their
-lines are blanked; pandoc fancy-list markers are rewritten to CommonMark ones of the same
-width. When any of that changed the text, it is parsed again (when only admonitions were found,
-only their bodies are) and the units found here are put into the token stream at their
-lines. Line numbers never change.
+"""What the block parser reads: the text with the constructs it does not know handled first,
+around a first parse that says which lines are code. A first parse gives the fenced code
+and HTML blocks (never touched). Then, outside them: Obsidian `%%comments%%` are blanked;
+Admonition-plugin fences (```` ```ad-note ````) lose their fence and parameter lines so
+their Markdown body is parsed as Markdown (the title becomes a unit), and so do MyST
+admonition directives; MkDocs, Docusaurus and MyST colon admonitions are unwrapped
+(`coursesite`: the title a unit, the body Markdown); pandoc simple, multiline and grid
+tables become row units and their lines are blanked; pandoc fancy-list markers are
+rewritten to CommonMark ones of the same width. When any of that changed the text, it is
+parsed again (when only admonitions were found, only their bodies are) and the units found
+here are put into the token stream at their lines. Line numbers never change.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from notechunk.markdown import coursesite
 from notechunk.markdown.model import Unit
 from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
 from notechunk.markdown.pandoc import rewrite_fancy_lists
@@ -44,11 +45,14 @@ class Prepared:
 def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Prepared:
     tokens = tokens_of(parser, body)
     lines = body.split("\n")
-    admonitions = "ad-" in body and ("```ad-" in body or "~~~ad-" in body)
+    admonitions = ("ad-" in body and ("```ad-" in body or "~~~ad-" in body)) or (
+        "```{" in body or "~~~{" in body
+    )
     comments = "%%" in body
     tables = _TABLE_HINT.search(body) is not None
     fancy = _FANCY_HINT.search(body) is not None
-    if not (admonitions or comments or tables or fancy):
+    course = any(hint(body) for _, hint, _ in coursesite.RULES)
+    if not (admonitions or comments or tables or fancy or course):
         return Prepared(tokens, lines)
     skip = bytearray(len(lines))
     skip[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
@@ -63,7 +67,7 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
     extra: list[UnitsToken] = []
     ads: dict[int, Admonition] = {}
     for start, end, info in fences if admonitions else ():
-        ad = admonition(new, start, end, info)
+        ad = admonition(new, start, end, info) or coursesite.myst_directive(new, start, end, info)
         if ad is not None:
             ads[start] = ad
             skip[start:end] = bytes(end - start)  # its body is Markdown: read it
@@ -72,6 +76,14 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
                 extra.append(UnitsToken(map=[start, start + 1], units=(unit,)))
     if comments:
         _blank_comments(new, skip)
+    if course:
+        code = bytearray(len(lines))
+        for tok in tokens:
+            if tok.map is not None and tok.type == "code_block":
+                code[tok.map[0] : tok.map[1]] = b"\x01" * (tok.map[1] - tok.map[0])
+        for unit in coursesite.course_labels(body, new, skip, code):
+            line = unit.first_line - 1
+            extra.append(UnitsToken(map=[line, line + 1], units=(unit,)))
     if tables:
         for table in find_tables(new, skip):
             rows = tuple(

@@ -3,6 +3,7 @@ tiny-section merge -> bullet merge); `layout_markdown` is what `inspect` shows o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,10 +20,15 @@ from notechunk.markdown.windows import (
     window_ranges,
 )
 from notechunk.segment.base import Segmenter
+from notechunk.terms import UNSPACED_CHARS
 from notechunk.tokens import TokenCounter, load_counter
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+
+
+_UNSPACED = re.compile(f"[{UNSPACED_CHARS}「『（(]")
+_UNSPACED_END = re.compile(f"[{UNSPACED_CHARS}。！？」』）)]$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,14 +78,18 @@ def _sentence_tokens(
 
 
 def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> str:
-    """Sentences of one block joined by a space, blocks and sections by a newline."""
+    """Sentences of one block joined by a space (none between Chinese or Japanese
+    sentences, written without one), blocks and sections by a newline."""
     pieces: list[str] = []
     prev: tuple[int, int] | None = None
     for sec, start, end in window.parts:
         for s in sentences[sec][start:end]:
             key = (sec, s.unit)
             if pieces:  # a bullet starts a line even inside one paragraph ("• a • b")
-                pieces.append(" " if key == prev and not s.bullet else "\n")
+                if key != prev or s.bullet:
+                    pieces.append("\n")
+                elif not (_UNSPACED_END.search(pieces[-1]) and _UNSPACED.match(s.text)):
+                    pieces.append(" ")
             pieces.append(s.text)
             prev = key
     return "".join(pieces)

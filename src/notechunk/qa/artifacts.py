@@ -111,10 +111,12 @@ def write_stream(
     errors: Sequence[FileError],
     cfg: Config,
     glossary: Glossary | None = None,
+    skipped: Sequence[str] = (),
 ) -> Metrics:
     """Write every output file of a run into `folder` (the staging folder of OUT) as the
     finished chunks stream past, in output order (`surviving`: how many are not omitted,
-    to draw the sample); the metrics are counted on the way and returned."""
+    to draw the sample); the metrics are counted on the way and returned. `skipped` are
+    the files discovery passed over (no kind the run reads), counted in summary.md."""
     picks = iter(sample_picks(surviving, cfg.qa.sample_size, cfg.qa.seed))
     pick = next(picks, -1)
     tally = MetricsTally(cfg.qa.lowest_scores_listed)
@@ -175,7 +177,7 @@ def write_stream(
     drows = discarded_rows_json(discarded)
     errs = errors_json(errors)
     write_json(qa / "metrics.json", metrics.to_json())
-    write_text(qa / "summary.md", summary_markdown(metrics, semantic, enrichment))
+    write_text(qa / "summary.md", summary_markdown(metrics, semantic, enrichment, skipped))
     write_json(qa / "enrichment.json", enrichment)
     write_json(qa / "semantic_types.json", semantic)
     write_json(qa / "discarded_rows.json", drows)

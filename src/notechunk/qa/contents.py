@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError
@@ -117,10 +119,34 @@ def errors_json(errors: Sequence[FileError]) -> list[dict[str, str]]:
     return [e.to_json() for e in sorted(errors, key=lambda e: (e.source, e.stage, e.reason))]
 
 
+MAX_SKIPPED_LISTED = 50
+
+
+def skipped_markdown(skipped: Sequence[str]) -> list[str]:
+    """The summary's lines on files discovery passed over: the count by extension
+    ("12 files skipped: 7 .pdf, 5 .png") and their names (the first `MAX_SKIPPED_LISTED`)."""
+    if not skipped:
+        return []
+    by_ext = Counter(PurePosixPath(rel).suffix.lower() or "(no extension)" for rel in skipped)
+    counts = ", ".join(
+        f"{n} {ext}" for ext, n in sorted(by_ext.items(), key=lambda x: (-x[1], x[0]))
+    )
+    s = "" if len(skipped) == 1 else "s"
+    lines = ["## Files skipped", "", f"{len(skipped)} file{s} skipped: {counts}.", ""]
+    lines += [f"- {rel}" for rel in skipped[:MAX_SKIPPED_LISTED]]
+    if len(skipped) > MAX_SKIPPED_LISTED:
+        lines.append(f"- ... and {len(skipped) - MAX_SKIPPED_LISTED} more")
+    return [*lines, ""]
+
+
 def summary_markdown(
-    metrics: Metrics, semantic: dict[str, Any], enrichment: dict[str, Any] | None = None
+    metrics: Metrics,
+    semantic: dict[str, Any],
+    enrichment: dict[str, Any] | None = None,
+    skipped: Sequence[str] = (),
 ) -> str:
-    """qa/summary.md: the figures a person checks first, and the lowest-scoring chunks."""
+    """qa/summary.md: the figures a person checks first, the files not read, and the
+    lowest-scoring chunks."""
     m = metrics
     lines = [
         "# notechunk QA summary",
@@ -136,7 +162,9 @@ def summary_markdown(
         f"| mean retrieval score (surviving) | {m.retrieval_score_mean} |",
         f"| discarded sheet rows | {m.discarded_rows} |",
         f"| files with errors | {m.errors} |",
+        f"| files skipped (not notes or sheets) | {len(skipped)} |",
         "",
+        *skipped_markdown(skipped),
         "## Quality labels",
         "",
         "| label | all | surviving |",

@@ -2,8 +2,9 @@
 
 A break follows `.`, `!` or `?` (with closing quotes/brackets) when whitespace and then an
 uppercase letter, digit or opening quote follow; blank lines and newlines before a bullet
-are breaks too. Less accurate than "default": it splits "U.S. Government", "Jonas E.
-Smith" and "a.m. Mr." and knows no list items; use it when speed is all that matters.
+are breaks too, and so are `。`, `！`, `？` (CJK full stops need no space). Less accurate
+than "default": it splits "U.S. Government", "Jonas E. Smith" and "a.m. Mr." and knows no
+list items; use it when speed is all that matters.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from notechunk.segment.base import Span
 
 # One leading character class, then lookbehinds: the regex engine jumps between candidates.
 _BREAK = re.compile(
-    r"[.!?\n](?:(?<=[.!?])[)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
+    r"[.!?\n。！？](?:(?<=[。！？])(?P<cjk>[」』”’）)]*)"
+    r"|(?<=[.!?])[)\]\"'”’]*(?P<ws>\s+)(?=[\"'“‘(\[]*[A-Z0-9])"
     r"|(?<=\n)[^\S\n]*\n"
     r"|(?<=\n)(?=[^\S\n]*[-*+•][ \t]))"
 )
@@ -34,7 +36,9 @@ class FastSegmenter:
         start = 0
         for m in _BREAK.finditer(text):
             cut = m.start()
-            if m.group("ws") is not None:
+            if m.group("cjk") is not None:  # the full stop and its closers end the sentence
+                cut = m.end()
+            elif m.group("ws") is not None:
                 word_start = text.rfind(" ", max(cut - 8, 0), cut) + 1
                 if text[word_start : cut + 1].lstrip("(\"'") in _ABBREVIATIONS:
                     continue

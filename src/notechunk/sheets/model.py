@@ -19,6 +19,10 @@ class SheetRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RawSheet:
+    """A sheet's rows, streamed. `columns` names the columns when the format itself does
+    (a card deck: `front`, `back`): then no header row is looked for, every row is data."""
+
     name: str
     visible: bool
     rows: Iterator[SheetRow]
+    columns: tuple[str, ...] | None = None

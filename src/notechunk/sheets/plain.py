@@ -12,10 +12,10 @@ from itertools import chain, islice
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.sheets.csvread import read_csv
-from notechunk.sheets.header import build_header, find_header, widen
+from notechunk.sheets.header import Header, build_header, find_header, widen
 from notechunk.sheets.isolate import read_isolated
 from notechunk.sheets.model import RawSheet
+from notechunk.sheets.read import read_text_sheet
 
 
 def row_text(names: list[str], cells: tuple[str, ...]) -> str:
@@ -33,7 +33,10 @@ def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, 
     head = list(islice(rows, header_search_rows))
     if not any(any(r.cells) for r in head):
         return
-    header = build_header(head, find_header(head), max(len(r.cells) for r in head))
+    if sheet.columns is not None:  # a card deck: every row is a card
+        header = Header(row=None, rows=(), names=sheet.columns)
+    else:
+        header = build_header(head, find_header(head), max(len(r.cells) for r in head))
     last = max((i for i, r in enumerate(head) if r.number in set(header.rows)), default=-1)
     names = header.names
     for row in chain(head[last + 1 :], rows):
@@ -46,8 +49,9 @@ def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, 
 def plain_rows(path: Path, rel: str, cfg: Config) -> Iterator[tuple[str, str]]:
     """(`rel#sheet:row`, row text) of every visible sheet's rows; a failure raises
     `InputError` after the rows read before it."""
-    is_csv = path.suffix.lower() == ".csv"
-    sheets = read_csv(path, rel, cfg.sheets) if is_csv else read_isolated(path, rel, cfg)
+    sheets = read_text_sheet(path, rel, cfg.sheets)
+    if sheets is None:  # a workbook: read in a limited worker
+        sheets = read_isolated(path, rel, cfg)
     with closing(sheets):
         for sheet in sheets:
             if not sheet.visible and not cfg.sheets.include_hidden:

@@ -17,12 +17,12 @@ Contract:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from notechunk.config import SheetsConfig
-from notechunk.discover import SHEET_EXTENSIONS
+from notechunk.discover import SHEET_EXTENSIONS, TEXT_EXTENSIONS
 from notechunk.errors import InputError
 from notechunk.sheets.cells import CellNote, display, xlsx_cell_notes
 from notechunk.sheets.csvread import read_csv
@@ -30,8 +30,10 @@ from notechunk.sheets.guard import check_container, check_zip, sniff
 from notechunk.sheets.limits import Budget, cut_cells
 from notechunk.sheets.model import RawSheet, SheetRow
 
-SHEET_SUFFIXES = SHEET_EXTENSIONS
-WORKBOOK_SUFFIXES = SHEET_EXTENSIONS - {".csv"}
+SHEET_SUFFIXES = SHEET_EXTENSIONS | TEXT_EXTENSIONS
+TEXT_SHEET_SUFFIXES = frozenset({".csv", ".tsv", ".txt"})
+"""Sheets that are text, parsed in this process (pure Python, no native parser)."""
+WORKBOOK_SUFFIXES = SHEET_EXTENSIONS - TEXT_SHEET_SUFFIXES
 
 _MAX_MERGE_FILLS = 1_000_000  # cells copied down merged ranges, per sheet
 
@@ -151,10 +153,24 @@ def _merge_spans(ranges: object, col0: int) -> dict[int, tuple[tuple[int, int], 
     return {r: tuple(sorted(v)) for r, v in out.items()}
 
 
-def read_any(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
-    if path.suffix.lower() == ".csv":
+def read_text_sheet(
+    path: Path, rel: str, cfg: SheetsConfig
+) -> Generator[RawSheet, None, None] | None:
+    """The reader of a sheet that is text (`.csv`; a `.tsv` or `.txt` card deck), or None
+    for a workbook (read in an isolated worker, or by `read_workbook`)."""
+    from notechunk.sheets.cards import read_deck
+
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
         return read_csv(path, rel, cfg)
-    return read_workbook(path, rel, cfg)
+    if suffix in TEXT_SHEET_SUFFIXES:
+        return read_deck(path, rel, cfg)
+    return None
+
+
+def read_any(path: Path, rel: str, cfg: SheetsConfig) -> Iterator[RawSheet]:
+    text = read_text_sheet(path, rel, cfg)
+    return text if text is not None else read_workbook(path, rel, cfg)
 
 
 __all__ = [
@@ -166,6 +182,7 @@ __all__ = [
     "check_zip",
     "display",
     "read_any",
+    "read_text_sheet",
     "read_workbook",
     "sniff",
     "xlsx_cell_notes",

@@ -36,10 +36,10 @@ from pathlib import Path
 from notechunk.chunk import DiscardedRow, FileError, Piece, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.sheets.csvread import read_csv
 from notechunk.sheets.header import Header, build_header, find_header
 from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.model import RawSheet, SheetRow
+from notechunk.sheets.read import read_text_sheet
 from notechunk.sheets.rows import SheetRows, Tally, row_key
 from notechunk.sheets.templates import select_template
 from notechunk.textio import open_regular
@@ -62,11 +62,9 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
     out = SheetFileResult()
     try:
         open_regular(path, rel).close()  # a FIFO or device is refused here, not waited on
-        sheets = (
-            read_csv(path, rel, cfg.sheets)
-            if path.suffix.lower() == ".csv"
-            else read_isolated(path, rel, cfg)
-        )
+        sheets = read_text_sheet(path, rel, cfg.sheets)
+        if sheets is None:  # a workbook: read in a limited worker
+            sheets = read_isolated(path, rel, cfg)
         with closing(sheets):  # a failure mid-sheet still ends the worker and its folder
             for sheet in sheets:
                 _process_sheet(sheet, rel, cfg, out)
@@ -114,11 +112,15 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         report("empty", None, t, "no non-blank cells")
         return
     pinned = template.header_row if template is not None else None
-    found = find_header(head, pinned)
-    if pinned is not None and found is None:
-        raise InputError(rel, f"sheet {sheet.name!r}: template header_row {pinned} not found")
-    width = max(len(r.cells) for r in head)
-    header = build_header(head, found, width, stack=pinned is None)
+    if sheet.columns is not None:  # the format names the columns: every row is data
+        header = Header(row=None, rows=(), names=sheet.columns)
+    else:
+        found = find_header(head, pinned)
+        if pinned is not None and found is None:
+            msg = f"sheet {sheet.name!r}: template header_row {pinned} not found"
+            raise InputError(rel, msg)
+        width = max(len(r.cells) for r in head)
+        header = build_header(head, found, width, stack=pinned is None)
     in_header = set(header.rows)
     last = max((i for i, r in enumerate(head) if r.number in in_header), default=-1)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
@@ -138,6 +140,8 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     finally:
         sheet_rows.settle()
     note = _note(header, len(above) - sum(1 for r in above if not any(r.cells)))
+    if sheet.columns is not None:
+        note = f"card deck: columns {', '.join(sheet.columns)}, one card a row"
     if t.unread:
         limit = cfg.sheets.max_rows
         where = f"stopped at sheets.max_rows = {limit:,}"

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from notechunk.config import Config, Template
 from notechunk.errors import InputError
-from notechunk.sheets.header import build_header, find_header
+from notechunk.sheets.header import Header, build_header, find_header
 from notechunk.sheets.isolate import run_isolated
-from notechunk.sheets.read import check_container, read_any
+from notechunk.sheets.read import TEXT_SHEET_SUFFIXES, check_container, read_any
 from notechunk.sheets.templates import bind
 
 _Found = list[tuple[str, int | None, bool, list[str]]]  # sheet, header row, stacked, names
@@ -33,7 +33,7 @@ _Found = list[tuple[str, int | None, bool, list[str]]]  # sheet, header row, sta
 
 def suggest_templates(path: Path, rel: str, cfg: Config) -> str:
     """TOML text: a `[[templates]]` block per non-empty visible sheet of `path`."""
-    if path.suffix.lower() == ".csv":
+    if path.suffix.lower() in TEXT_SHEET_SUFFIXES:  # text: read in this process
         found: _Found | str = _sheet_headers(path, rel, cfg)
     else:
         found = run_isolated(_safe_headers, (path, rel, cfg), cfg)
@@ -67,7 +67,7 @@ def suggest_templates(path: Path, rel: str, cfg: Config) -> str:
 
 
 def _sheet_headers(path: Path, rel: str, cfg: Config) -> _Found:
-    if path.suffix.lower() != ".csv":
+    if path.suffix.lower() not in TEXT_SHEET_SUFFIXES:
         check_container(path, rel, cfg.sheets)
     out: _Found = []
     for sheet in read_any(path, rel, cfg.sheets):
@@ -77,7 +77,10 @@ def _sheet_headers(path: Path, rel: str, cfg: Config) -> _Found:
         if not any(any(r.cells) for r in head):
             continue
         width = max(len(r.cells) for r in head)
-        header = build_header(head, find_header(head), width)
+        if sheet.columns is not None:  # a card deck names its own columns
+            header = Header(row=None, rows=(), names=sheet.columns)
+        else:
+            header = build_header(head, find_header(head), width)
         used = [any(i < len(r.cells) and r.cells[i] for r in head) for i in range(width)]
         names = [n for n, u in zip(header.names, used, strict=False) if u]
         out.append((sheet.name, header.row, len(header.rows) > 1, names))

@@ -4,7 +4,8 @@ Each chunk gives two token streams, both through the one BM25 tokeniser's rules
 (`notechunk.terms`): the document it is indexed as (its `embed_text`, or its `text` when
 that is empty) and the material its pseudo-queries are drawn from (segment 0: its context,
 title and heading path, or title, sheet and group for a row; segments 1..k: the sentences
-of its text, which end at a line break or at a space after `.`, `!`, `?` or `;`; chunk
+of its text, which end at a line break, at a space after `.`, `!`, `?` or `;`, or after
+`。`, `！`, `？`; chunk
 text is normalised to single ASCII spaces). When `embed_text` is the usual
 context-then-text, the two streams hold the same tokens and the text is tokenised once.
 
@@ -111,7 +112,7 @@ def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
 
 
 _SEG = " QQSEGQQ "
-_ENDS = (". ", "! ", "? ", "; ")  # a sentence ends at one of these, or at a line break
+_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？")  # a sentence ends here, or at a line break
 _DOC = " QQDOCQQ "
 
 
