@@ -29,9 +29,13 @@ SHEET_EXTENSIONS = frozenset({".xlsx", ".xlsm", ".xls", ".ods", ".csv"})
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
+    """A file to read. `refs`: the Logseq blocks of the corpus its text refers to, as
+    (uuid, the block's first line), set by `corpus.blockrefs.link_block_refs`."""
+
     path: Path
     rel: str
     kind: SourceType
+    refs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,6 +11,7 @@ the same dispatch for the eval's peers: a file as the plain documents they are g
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -67,8 +68,11 @@ def failed(rel: str, stage: str, reason: str) -> FileResult:
     return FileResult(source=rel, errors=(FileError(source=rel, stage=stage, reason=reason),))
 
 
-def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileResult:
-    """One Markdown file's bytes to finished chunks."""
+def process_markdown(
+    rel: str, data: bytes, cfg: Config, tools: Tools, refs: tuple[tuple[str, str], ...] = ()
+) -> FileResult:
+    """One Markdown file's bytes to finished chunks (`refs`: the Logseq blocks of the
+    corpus it refers to, `SourceFile.refs`)."""
     try:
         decoded = decode_text(data, rel)
     except InputError as exc:
@@ -77,7 +81,7 @@ def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileRe
     try:
         with time_limit(limit):
             pieces = markdown_pieces(
-                decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens
+                decoded.text, rel, cfg, tools.segmenter, tools.parser, tools.tokens, dict(refs)
             )
         if decoded.flags:
             pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
@@ -105,7 +109,7 @@ def read_input(f: SourceFile, cfg: Config, cfg_key: str) -> tuple[bytes | None, 
     large or unreadable."""
     if f.kind == "markdown":
         data = read_regular(f.path, f.rel, markdown_limit(cfg))
-        return data, file_key(data, f.rel, cfg_key)
+        return data, file_key(data, f.rel, refs_key(cfg_key, f.refs))
     with open_regular(f.path, f.rel) as fh:
         try:
             return None, file_key_of(fh, f.rel, cfg_key)
@@ -138,7 +142,17 @@ def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -
             data = read_regular(f.path, f.rel, markdown_limit(cfg))
         except InputError as exc:
             return failed(f.rel, "read", exc.reason)
-    return process_markdown(f.rel, data, cfg, tools)
+    return process_markdown(f.rel, data, cfg, tools, f.refs)
+
+
+def refs_key(cfg_key: str, refs: tuple[tuple[str, str], ...]) -> str:
+    """The key part a file's block references add: the text of each block it shows."""
+    if not refs:
+        return cfg_key
+    h = hashlib.sha256(cfg_key.encode())
+    for uuid, text in refs:
+        h.update(f"{uuid}\x00{text}\x00".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

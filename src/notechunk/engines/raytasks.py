@@ -73,12 +73,17 @@ def unpack(data: bytes) -> tuple[NDArray[Any], ...]:
 
 
 def encode_files(files: Sequence[SourceFile]) -> bytes:
-    return msgspec.msgpack.encode([(os.fsencode(f.path), f.rel, f.kind) for f in files])
+    return msgspec.msgpack.encode(
+        [(os.fsencode(f.path), f.rel, f.kind, list(f.refs)) for f in files]
+    )
 
 
 def decode_files(data: bytes) -> list[SourceFile]:
-    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str]])
-    return [SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k) for p, r, k in items]  # type: ignore[arg-type]
+    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str, list[tuple[str, str]]]])
+    return [
+        SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k, refs=tuple(refs))  # type: ignore[arg-type]
+        for p, r, k, refs in items
+    ]
 
 
 def file_rows(

@@ -14,10 +14,11 @@ lines. Line numbers never change.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from notechunk.markdown.logseq import LogseqState, apply
 from notechunk.markdown.model import Unit
 from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
 from notechunk.markdown.pandoc import rewrite_fancy_lists
@@ -39,11 +40,23 @@ class Prepared:
     lines: list[str]  # the text the tokens come from, by line
     markers: dict[int, str] = field(default_factory=dict)  # fancy-list markers by line
     covered: list[tuple[int, int]] = field(default_factory=list)  # lines of units found here
+    logseq: LogseqState | None = None  # what the Logseq dialect found (a Logseq page)
 
 
-def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Prepared:
+def prepare(
+    body: str,
+    parser: BlockParser | MarkdownIt,
+    meta_lines: int,
+    logseq: Mapping[str, str] | None = None,
+) -> Prepared:
+    """`logseq`: the corpus' block index when the text is a Logseq page (None: it is not);
+    the dialect's rules rewrite its lines outside code first."""
     tokens = tokens_of(parser, body)
     lines = body.split("\n")
+    if logseq is not None:
+        state = _logseq(tokens, lines, meta_lines, logseq)
+        prep = prepare("\n".join(state.lines), parser, meta_lines)
+        return Prepared(prep.tokens, prep.lines, prep.markers, prep.covered, state)
     admonitions = "ad-" in body and ("```ad-" in body or "~~~ad-" in body)
     comments = "%%" in body
     tables = _TABLE_HINT.search(body) is not None
@@ -95,6 +108,19 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
     extra.sort(key=lambda t: t.map[0])
     covered = [(t.map[0], t.map[1]) for t in extra]
     return Prepared(_merge(tokens, extra), new, markers, covered)
+
+
+def _logseq(
+    tokens: Sequence[Token], lines: list[str], meta_lines: int, refs: Mapping[str, str]
+) -> LogseqState:
+    code = bytearray(len(lines))
+    code[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
+    for tok in tokens:
+        # Logseq writes code fenced: an indented "code block" is an outline nested deep
+        if tok.map is not None and tok.type in ("fence", "html_block"):
+            start, end = tok.map[0], min(tok.map[1], len(lines))
+            code[start:end] = b"\x01" * (end - start)
+    return apply(LogseqState(lines=list(lines), code=code, refs=refs))
 
 
 def _splice(

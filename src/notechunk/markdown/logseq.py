@@ -1,0 +1,261 @@
+"""Logseq's file syntax (https://docs.logseq.com), as the block parser should read it.
+
+A Logseq page is an outline: every block a `- ` bullet, nested by tabs, its properties
+`key:: value` lines under its first line, the page's own properties the lines above the
+first bullet. This unit is one dialect: `RULES` is its list of `(name, rule)` rows, each
+rule a plain function over one `LogseqState` (the page's lines, a mask of lines that are
+code, what was found), run in order by `apply`. Every rule keeps the line count (a line is
+rewritten or blanked, never removed), so line numbers stay the file's. The next app
+(Roam, Notion, Joplin) is one more unit of this shape.
+
+What the rules do (SPEC §1.1, Logseq): page properties go to `properties` (`title` names
+the page, `alias` joins its context, `tags` its tags); block properties are dropped, except
+that a block made only of properties keeps them as text (`- reference:: 4.1`); org blocks
+(`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers; `{{cloze x}}` keeps
+`x`, `{{embed ((uuid))}}` is the block reference, `{{embed [[page]]}}` the page's name,
+any other macro goes; `((uuid))` becomes the referenced block's first line when it is in
+`refs` (the corpus' block index, `block_ids`), else it is removed and its line recorded
+(`unresolved`); `#tags`, `#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets
+give no text (the walker drops empty items) and `- ## X` is a heading (`sections`).
+A namespace file name (`A___B.md`, `A%2FB.md`) gives the title path `A > B`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from urllib.parse import unquote
+
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_PROPERTY = re.compile(r"^([ \t]*)(- )?([A-Za-z][\w.\-/]*)::(?:[ \t]+(.*?))?[ \t]*$")
+_BULLET = re.compile(r"^([ \t]*)[-*+](?:[ \t]|$)")
+_ID_LINE = re.compile(rf"^[ \t]*id::[ \t]*({UUID})[ \t]*$", re.MULTILINE)
+_REF = re.compile(rf"\(\(({UUID})\)\)")
+_ORG = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)#\+(?:BEGIN|END)_\w+\b.*$", re.IGNORECASE)
+_MACRO = re.compile(r"\{\{([A-Za-z][\w-]*)(?:[ \t:]+((?:[^{}]|\{[^{}]*\})*?))?[ \t]*\}\}")
+_PAGE = re.compile(r"^\[\[(.*)\]\]$")
+_HASH_TAG = re.compile(r"(?<![^\s(,;])#(?:\[\[([^\[\]\n]+)\]\]|([\w/-]*[^\W\d][\w/-]*))")
+_TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
+_HINTS = re.compile(
+    rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
+    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_",
+    re.MULTILINE,
+)
+
+# block properties Logseq writes for itself: never text, even alone in a block
+_META_KEYS = re.compile(
+    r"(?:id|collapsed|heading|background-color|icon|template|template-including-parent"
+    r"|filters|public|exclude-from-graph-view|hl-[\w-]+|ls-type|card-[\w-]+"
+    r"|logseq\.[\w.-]+|inherit-color-icon-from|template-used)",
+    re.IGNORECASE,
+)
+
+
+def is_logseq(text: str) -> bool:
+    """Logseq's own syntax in the text: a block id or reference, a `collapsed::` or
+    `card-*::` property, an embed/cloze/query/renderer macro or an org block; or
+    `key:: value` property lines in a page that is an outline (most lines bullets)."""
+    if _HINTS.search(text) is not None:
+        return True
+    if ":: " not in text:
+        return False
+    lines = [line for line in text.split("\n") if line.strip()]
+    props = sum(1 for line in lines if _PROPERTY.match(line))
+    bullets = sum(1 for line in lines if _BULLET.match(line))
+    return props > 0 and bullets + props >= 0.8 * len(lines)
+
+
+def block_ids(text: str) -> dict[str, str]:
+    """{uuid: the first line of the block carrying `id:: uuid`} of one page (the first
+    line cleaned of its bullet, its macros and references: what a reference shows)."""
+    if "id::" not in text:
+        return {}
+    lines = text.split("\n")
+    out: dict[str, str] = {}
+    for k, line in enumerate(lines):
+        m = _ID_LINE.match(line)
+        if m is None:
+            continue
+        j = k - 1  # the block's first line: the nearest line above that is not a property
+        while j >= 0 and _PROPERTY.match(lines[j]) and not _BULLET.match(lines[j]):
+            j -= 1
+        if j < 0:
+            continue
+        first = _BULLET.sub("", lines[j]).strip()
+        first = _MACRO.sub(lambda x: _macro_text(x, {}), first)
+        first = _REF.sub("", first).strip()
+        if first:
+            out[m.group(1).lower()] = first
+    return out
+
+
+def refs_in(text: str) -> set[str]:
+    """The block uuids a page refers to (lower case)."""
+    return {m.lower() for m in _REF.findall(text)} if "((" in text else set()
+
+
+@dataclass(slots=True)
+class LogseqState:
+    """One page as the rules see it: lines (rewritten in place), `code[i]` true for a
+    line of fenced code or HTML (never touched), and what the rules found."""
+
+    lines: list[str]
+    code: bytearray
+    refs: Mapping[str, str]
+    properties: list[tuple[str, str]] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    unresolved: list[int] = field(default_factory=list)  # 1-based lines of removed refs
+
+
+Rule = Callable[[LogseqState], None]
+
+
+def page_properties(st: LogseqState) -> None:
+    """`key:: value` lines above the first bullet (the page's first block) are the
+    page's properties: kept in `properties`, blanked."""
+    for k, line in enumerate(st.lines):
+        if st.code[k] or not line.strip():
+            continue
+        m = _PROPERTY.match(line)
+        if m is None or m.group(2) or m.group(1):
+            return
+        key, value = m.group(3).lower(), (m.group(4) or "").strip()
+        if key == "tags":
+            st.tags.extend(_tag_values(value))
+        elif value:
+            st.properties.append((key, _plain_value(value)))
+        st.lines[k] = ""
+
+
+def org_blocks(st: LogseqState) -> None:
+    """`#+BEGIN_X` / `#+END_X` marker lines lose the marker; the body stays."""
+    for k, line in enumerate(st.lines):
+        if not st.code[k] and "#+" in line:
+            m = _ORG.match(line)
+            if m is not None:
+                st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
+
+
+def block_properties(st: LogseqState) -> None:
+    """A block's `key:: value` lines are metadata: blanked (`tags::` to `tags`). A block
+    whose first line is a property is made only of properties: those that are not
+    Logseq's own (`id`, `collapsed`, `card-*`, ...) stay as its text."""
+    only_props = False
+    for k, line in enumerate(st.lines):
+        if st.code[k] or "::" not in line:
+            if _BULLET.match(line):
+                only_props = False
+            continue
+        m = _PROPERTY.match(line)
+        if m is None:
+            if _BULLET.match(line):
+                only_props = False
+            continue
+        key = m.group(3)
+        if m.group(2):  # `- key:: value`: the block's first line
+            only_props = True
+        if key.lower() == "tags":
+            st.tags.extend(_tag_values(m.group(4) or ""))
+        elif only_props and not _META_KEYS.fullmatch(key) and m.group(4):
+            continue  # content: `key: value` in the text (obsidian.inline_fields)
+        st.lines[k] = (m.group(1) + "- ") if m.group(2) else ""
+
+
+def macros(st: LogseqState) -> None:
+    """`{{cloze x}}` -> x, `{{embed ((u))}}` -> `((u))`, `{{embed [[p]]}}` -> p; any other
+    macro (query, renderer, video, ...) goes."""
+    for k, line in enumerate(st.lines):
+        if not st.code[k] and "{{" in line:
+            st.lines[k] = _MACRO.sub(lambda m: _macro_text(m, st.refs), line)
+
+
+def block_refs(st: LogseqState) -> None:
+    """`((uuid))` -> the referenced block's first line, else removed (line recorded)."""
+    for k, line in enumerate(st.lines):
+        if st.code[k] or "((" not in line:
+            continue
+
+        def ref(m: re.Match[str], k: int = k) -> str:
+            found = st.refs.get(m.group(1).lower())
+            if found is None:
+                st.unresolved.append(k + 1)
+                return ""
+            return found
+
+        new = _REF.sub(ref, line)
+        if new != line:
+            st.lines[k] = new if new.strip(" \t-*+") else new.rstrip()
+
+
+def hash_tags(st: LogseqState) -> None:
+    """`#tag` and `#[[multi word]]` go to `tags`, out of the text (`#card` too)."""
+    for k, line in enumerate(st.lines):
+        if st.code[k] or "#" not in line:
+            continue
+        found = [m.group(1) or m.group(2) for m in _HASH_TAG.finditer(line)]
+        if found:
+            new = _HASH_TAG.sub("", line)
+            st.tags.extend(found)
+            body = new.rstrip()
+            st.lines[k] = body if body.strip(" \t-*+,") else _bullet_only(body)
+
+
+def _bullet_only(line: str) -> str:
+    """What is left of a line whose text was only tags: its bullet (an empty item)."""
+    m = _BULLET.match(line)
+    return (m.group(1) + "- ") if m else ""
+
+
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("page_properties", page_properties),
+    ("org_blocks", org_blocks),
+    ("block_properties", block_properties),
+    ("macros", macros),
+    ("block_refs", block_refs),
+    ("hash_tags", hash_tags),
+)
+"""The dialect, in order: each row one syntax (macros before references, so an embed's
+reference is resolved like any other)."""
+
+
+def apply(st: LogseqState, rules: tuple[tuple[str, Rule], ...] = RULES) -> LogseqState:
+    for _, rule in rules:
+        rule(st)
+    return st
+
+
+def _macro_text(m: re.Match[str], refs: Mapping[str, str]) -> str:
+    name, arg = m.group(1).lower(), (m.group(2) or "").strip()
+    if name == "cloze":
+        return arg
+    if name == "embed":
+        page = _PAGE.match(arg)
+        return page.group(1) if page else arg if _REF.fullmatch(arg) else ""
+    return ""
+
+
+def _tag_values(value: str) -> list[str]:
+    return [
+        (m.group(1) or m.group(2)).strip()
+        for m in _TAG_VALUE.finditer(value)
+        if (m.group(1) or m.group(2)).strip()
+    ]
+
+
+def _plain_value(value: str) -> str:
+    """A property value as text: `[[page]]` links as their names."""
+    return re.sub(r"\[\[([^\[\]]+)\]\]", r"\1", value).strip()
+
+
+def namespace_title(source: str) -> str | None:
+    """The title path of a namespace page's file name (`A___B.md`, `A%2FB.md`: `A > B`;
+    `%3A` is `:`), or None when the name has no namespace."""
+    stem = PurePosixPath(source).stem
+    if "___" not in stem and "%2" not in stem.upper() and "%3" not in stem.upper():
+        return None
+    parts = [unquote(p) for p in re.split(r"\s*___\s*|%2[Ff]", stem)]
+    parts = [" ".join(p.split()) for p in parts if p.strip()]
+    return unicodedata.normalize("NFC", " > ".join(parts)) if parts else None
