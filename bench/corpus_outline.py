@@ -4,8 +4,9 @@ text, and how many outline chunks carry context beyond the page title.
 Reads a finished run (OUT/chunks.jsonl.gz of `notechunk run SRC --out OUT`, SRC being
 ../shared/corpora/notes-outline) and prints, for the kept chunks of Logseq files (under a
 `logseq/` folder of the corpus): chunks, chunks with a property line, a raw `((uuid))`,
-a `{{macro}}`, `#card`, an empty bullet, a code fence at the start; and the share of
-chunks with context beyond the page title (a heading path or an outline path).
+a `{{macro}}`, `#card`, an empty bullet (code and math read as one mark: they are
+verbatim), a code fence at the start; and the share of chunks with context beyond the
+page title (a heading path or an outline path).
 
     python bench/corpus_outline.py OUT SRC
 """
@@ -21,25 +22,34 @@ from typing import Any
 
 PROPERTY = re.compile(r"^[ \t]*(?:- )?([A-Za-z][\w.-]*)::[ \t]*(.*?)[ \t]*$", re.M)
 UUID_REF = re.compile(r"\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)")
-MACRO = re.compile(r"\{\{[^{}\n]*\}\}")
+# a Logseq macro `{{name args}}`; `{{ x }}` in a Vue template or `{{\\delta}}` in TeX is not
+MACRO = re.compile(r"\{\{[A-Za-z][\w-]*(?:[ :][^{}\n]*)?\}\}")
+VERBATIM = re.compile(r"^```[^\n]*\n.*?^```[ \t]*$|`[^`\n]+`|\$\$.*?\$\$|\$[^$\n]+\$", re.M | re.S)
 CARD = re.compile(r"#card\b", re.I)
 EMPTY_BULLET = re.compile(r"^[ \t]*[-*][ \t]*$", re.M)
 
 
+META = re.compile(r"(?:id|collapsed|card-[\w-]+|hl-[\w-]+|background-color|logseq\.[\w.-]+)")
+
+
 def property_left(chunk: dict[str, Any], src: Path) -> bool:
-    """A source property line of the chunk's lines is in its text (`key:: v` or `key: v`)."""
+    """A Logseq property left in the chunk's text (code and math aside): any `key:: value`;
+    or, from a property line of the chunk's source lines, Logseq's own (`id`, `collapsed`,
+    `card-*`, ...) or a block's property under its first line, as `key: value`. (A block
+    made only of properties is content: `- reference:: 4.1` is kept as text.)"""
+    text = VERBATIM.sub("§", chunk["text"])
+    if re.search(r"^[ \t]*(?:- )?[A-Za-z][\w.-]*:: ", text, re.M):
+        return True
     lines = (src / chunk["source"]).read_text("utf-8", "replace").split("\n")
     first, last = chunk["lines"]
     for line in lines[first - 1 : last]:
         m = PROPERTY.match(line)
-        if (
-            m
-            and m.group(2)
-            and re.search(
-                re.escape(m.group(1)) + "::? " + re.escape(m.group(2)[:20]), chunk["text"]
-            )
-        ):
-            return True
+        if m is None or not m.group(2):
+            continue
+        key = m.group(1)
+        if META.fullmatch(key) or not line.lstrip().startswith("- "):
+            if re.search(re.escape(key) + ": " + re.escape(m.group(2)[:20]), text):
+                return True
     return False
 
 
@@ -53,7 +63,7 @@ def figures(chunks: list[dict[str, Any]], src: Path) -> dict[str, Any]:
         ("card_tags", CARD),
         ("empty_bullets", EMPTY_BULLET),
     ):
-        out[name] = sum(1 for c in logseq if rx.search(c["text"]))
+        out[name] = sum(1 for c in logseq if rx.search(VERBATIM.sub("§", c["text"])))
     out["starts_with_fence"] = sum(1 for c in logseq if c["text"].startswith("```"))
     context = sum(1 for c in logseq if c["section_path"] or c.get("outline_path"))
     out["with_context"] = context

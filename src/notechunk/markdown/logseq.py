@@ -11,7 +11,7 @@ rewritten or blanked, never removed), so line numbers stay the file's. The next 
 What the rules do (SPEC §1.1, Logseq): page properties go to `properties` (`title` names
 the page, `alias` joins its context, `tags` its tags); block properties are dropped, except
 that a block made only of properties keeps them as text (`- reference:: 4.1`); org blocks
-(`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers; `{{cloze x}}` keeps
+(`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers (a query's goes); `{{cloze x}}` keeps
 `x`, `{{embed ((uuid))}}` is the block reference, `{{embed [[page]]}}` the page's name,
 any other macro goes; `((uuid))` becomes the referenced block's first line when it is in
 `refs` (the corpus' block index, `block_ids`), else it is removed and its line recorded
@@ -30,6 +30,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+EMPTY = "<!-- -->"  # what an empty bullet holds (read as an HTML block: no text)
 _PROPERTY = re.compile(r"^([ \t]*)(- )?([A-Za-z][\w.\-/]*)::(?:[ \t]+(.*?))?[ \t]*$")
 _BULLET = re.compile(r"^([ \t]*)[-*+](?:[ \t]|$)")
 _ID_LINE = re.compile(rf"^[ \t]*id::[ \t]*({UUID})[ \t]*$", re.MULTILINE)
@@ -49,7 +50,7 @@ _HINTS = re.compile(
 _META_KEYS = re.compile(
     r"(?:id|collapsed|heading|background-color|icon|template|template-including-parent"
     r"|filters|public|exclude-from-graph-view|hl-[\w-]+|ls-type|card-[\w-]+"
-    r"|logseq\.[\w.-]+|inherit-color-icon-from|template-used)",
+    r"|logseq\.[\w.-]+|inherit-color-icon-from|template-used|query-[\w-]+|title|alias)",
     re.IGNORECASE,
 )
 
@@ -57,15 +58,16 @@ _META_KEYS = re.compile(
 def is_logseq(text: str) -> bool:
     """Logseq's own syntax in the text: a block id or reference, a `collapsed::` or
     `card-*::` property, an embed/cloze/query/renderer macro or an org block; or
-    `key:: value` property lines in a page that is an outline (most lines bullets)."""
+    `key:: value` property lines in a page written as Logseq writes one (every line a
+    bullet, a block's indented continuation or a page property)."""
     if _HINTS.search(text) is not None:
         return True
     if ":: " not in text:
         return False
     lines = [line for line in text.split("\n") if line.strip()]
     props = sum(1 for line in lines if _PROPERTY.match(line))
-    bullets = sum(1 for line in lines if _BULLET.match(line))
-    return props > 0 and bullets + props >= 0.8 * len(lines)
+    outline = sum(1 for line in lines if line[:1] in (" ", "\t") or _BULLET.match(line))
+    return props > 0 and outline + props >= 0.9 * len(lines)
 
 
 def block_ids(text: str) -> dict[str, str]:
@@ -131,37 +133,44 @@ def page_properties(st: LogseqState) -> None:
 
 
 def org_blocks(st: LogseqState) -> None:
-    """`#+BEGIN_X` / `#+END_X` marker lines lose the marker; the body stays."""
+    """`#+BEGIN_X` / `#+END_X` marker lines lose the marker; the body stays, except an
+    advanced query's (`#+BEGIN_QUERY`: Datalog, which Logseq runs and never shows, as the
+    `{{query}}` macro goes)."""
+    query = False
     for k, line in enumerate(st.lines):
-        if not st.code[k] and "#+" in line:
-            m = _ORG.match(line)
-            if m is not None:
-                st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
+        if st.code[k]:
+            continue
+        m = _ORG.match(line) if "#+" in line else None
+        if m is not None:
+            query = "BEGIN_QUERY" in line.upper()
+            st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
+        elif query:
+            st.lines[k] = ""
 
 
 def block_properties(st: LogseqState) -> None:
     """A block's `key:: value` lines are metadata: blanked (`tags::` to `tags`). A block
-    whose first line is a property is made only of properties: those that are not
-    Logseq's own (`id`, `collapsed`, `card-*`, ...) stay as its text."""
-    only_props = False
-    for k, line in enumerate(st.lines):
-        if st.code[k] or "::" not in line:
-            if _BULLET.match(line):
-                only_props = False
-            continue
-        m = _PROPERTY.match(line)
-        if m is None:
-            if _BULLET.match(line):
-                only_props = False
-            continue
-        key = m.group(3)
-        if m.group(2):  # `- key:: value`: the block's first line
-            only_props = True
-        if key.lower() == "tags":
-            st.tags.extend(_tag_values(m.group(4) or ""))
-        elif only_props and not _META_KEYS.fullmatch(key) and m.group(4):
-            continue  # content: `key: value` in the text (obsidian.inline_fields)
-        st.lines[k] = (m.group(1) + "- ") if m.group(2) else ""
+    made only of properties (`- reference:: 4.1`) keeps those that are not Logseq's own
+    (`id`, `collapsed`, `card-*`, ...) as its text (`key: value`, obsidian.inline_fields);
+    a block with any other line loses them all."""
+    k, n = 0, len(st.lines)
+    while k < n:
+        end = k + 1  # the block: its first line and the lines up to the next bullet
+        while end < n and (st.code[end] or not _BULLET.match(st.lines[end])):
+            end += 1
+        props = [j for j in range(k, end) if not st.code[j] and _PROPERTY.match(st.lines[j])]
+        if props:
+            body = [j for j in range(k, end) if st.lines[j].strip(" \t-*+") and j not in props]
+            for j in props:
+                m = _PROPERTY.match(st.lines[j])
+                assert m is not None
+                key = m.group(3)
+                if key.lower() == "tags":
+                    st.tags.extend(_tag_values(m.group(4) or ""))
+                elif not body and not _META_KEYS.fullmatch(key) and m.group(4):
+                    continue  # the block's content
+                st.lines[j] = (m.group(1) + "-") if m.group(2) else ""
+        k = end
 
 
 def macros(st: LogseqState) -> None:
@@ -203,6 +212,15 @@ def hash_tags(st: LogseqState) -> None:
             st.lines[k] = body if body.strip(" \t-*+,") else _bullet_only(body)
 
 
+def empty_bullets(st: LogseqState) -> None:
+    """A bullet with no text (`-`, or one whose text went) stays an item, so its children
+    keep their depth, but holds an HTML comment: an empty item right under a paragraph
+    would be read as a setext underline (`text` / `-`: a heading)."""
+    for k, line in enumerate(st.lines):
+        if not st.code[k] and line.strip() in ("-", "*", "+"):
+            st.lines[k] = line.rstrip() + " " + EMPTY
+
+
 def _bullet_only(line: str) -> str:
     """What is left of a line whose text was only tags: its bullet (an empty item)."""
     m = _BULLET.match(line)
@@ -216,6 +234,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("macros", macros),
     ("block_refs", block_refs),
     ("hash_tags", hash_tags),
+    ("empty_bullets", empty_bullets),
 )
 """The dialect, in order: each row one syntax (macros before references, so an embed's
 reference is resolved like any other)."""
