@@ -42,7 +42,7 @@ _HASH_TAG = re.compile(r"(?<![^\s(,;])#(?:\[\[([^\[\]\n]+)\]\]|([\w/-]*[^\W\d][\
 _TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
 _HINTS = re.compile(
     rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
-    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_",
+    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card\b|#\[\[",
     re.MULTILINE,
 )
 
@@ -81,8 +81,8 @@ def block_ids(text: str) -> dict[str, str]:
         m = _ID_LINE.match(line)
         if m is None:
             continue
-        j = k - 1  # the block's first line: the nearest line above that is not a property
-        while j >= 0 and _PROPERTY.match(lines[j]) and not _BULLET.match(lines[j]):
+        j = k - 1  # the block's first line: its bullet, the nearest above
+        while j >= 0 and not _BULLET.match(lines[j]):
             j -= 1
         if j < 0:
             continue
@@ -137,15 +137,22 @@ def org_blocks(st: LogseqState) -> None:
     advanced query's (`#+BEGIN_QUERY`: Datalog, which Logseq runs and never shows, as the
     `{{query}}` macro goes)."""
     query = False
+    bullet = ""  # the marker line's bullet, moved onto the body's first line
     for k, line in enumerate(st.lines):
         if st.code[k]:
             continue
         m = _ORG.match(line) if "#+" in line else None
         if m is not None:
-            query = "BEGIN_QUERY" in line.upper()
-            st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
+            begin = "#+BEGIN_" in line.upper()
+            query = begin and "#+BEGIN_QUERY" in line.upper()
+            lead = m.group(1)
+            bullet = lead if begin and not query and lead.strip() else ""
+            st.lines[k] = lead.rstrip() if query and lead.strip() else ""
         elif query:
             st.lines[k] = ""
+        elif bullet and line.strip():
+            st.lines[k] = bullet + line.lstrip(" \t")
+            bullet = ""
 
 
 def block_properties(st: LogseqState) -> None:
@@ -178,7 +185,8 @@ def macros(st: LogseqState) -> None:
     macro (query, renderer, video, ...) goes."""
     for k, line in enumerate(st.lines):
         if not st.code[k] and "{{" in line:
-            st.lines[k] = _MACRO.sub(lambda m: _macro_text(m, st.refs), line)
+            new = _MACRO.sub(lambda m: _macro_text(m, st.refs), line)
+            st.lines[k] = _squeeze(new) if new != line else line
 
 
 def block_refs(st: LogseqState) -> None:
@@ -196,7 +204,7 @@ def block_refs(st: LogseqState) -> None:
 
         new = _REF.sub(ref, line)
         if new != line:
-            st.lines[k] = new if new.strip(" \t-*+") else new.rstrip()
+            st.lines[k] = _squeeze(new)
 
 
 def hash_tags(st: LogseqState) -> None:
@@ -208,7 +216,7 @@ def hash_tags(st: LogseqState) -> None:
         if found:
             new = _HASH_TAG.sub("", line)
             st.tags.extend(found)
-            body = new.rstrip()
+            body = _squeeze(new)
             st.lines[k] = body if body.strip(" \t-*+,") else _bullet_only(body)
 
 
@@ -244,6 +252,12 @@ def apply(st: LogseqState, rules: tuple[tuple[str, Rule], ...] = RULES) -> Logse
     for _, rule in rules:
         rule(st)
     return st
+
+
+def _squeeze(line: str) -> str:
+    """A line with the double spaces a removal left inside it made single."""
+    body = line.lstrip(" \t")
+    return line[: len(line) - len(body)] + re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", body).rstrip()
 
 
 def _macro_text(m: re.Match[str], refs: Mapping[str, str]) -> str:

@@ -117,7 +117,7 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
     text, tags = take_tags(drop_block_ids(text))
     b.tags.extend(tags)
     text = text.strip()
-    if text:
+    if text and text not in ("-", "*", "+"):  # a lone marker: an empty item read as text
         unit = Unit(kind="prose", text=prefix + text, first_line=first, last_line=last)
         b.add(unit, toc, lead=text)
 
@@ -257,6 +257,10 @@ def _open_table(parts: list[str]) -> bool:
     return html.count("<table") > html.count("</table")
 
 
+def _lone_marker(b: Builder, line: int) -> bool:
+    return 0 < line <= len(b.lines) and b.lines[line - 1].strip() in ("-", "*", "+")
+
+
 def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
     """One unit per body row, as `Header: value` pairs, so a cell keeps its column name.
 
@@ -278,7 +282,9 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
         elif tok.type == "inline":
             row.append(clean_inline(tok.content).strip())
         elif tok.type == "tr_close":
-            if in_head:
+            if _lone_marker(b, row_line):
+                pass  # an empty bullet the Rust parser reads as a row (markdown-it-py does not)
+            elif in_head:
                 headers = row
             elif not any(headers):
                 for cell in row:
