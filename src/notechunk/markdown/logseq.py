@@ -9,14 +9,15 @@ rewritten or blanked, never removed), so line numbers stay the file's. The next 
 (Roam, Notion, Joplin) is one more unit of this shape.
 
 What the rules do (SPEC §1.1, Logseq): page properties go to `properties` (`title` names
-the page, `alias` joins its context, `tags` its tags); block properties are dropped, except
-that a block made only of properties keeps them as text (`- reference:: 4.1`); org blocks
-(`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers (a query's goes); `{{cloze x}}` keeps
-`x`, `{{embed ((uuid))}}` is the block reference, `{{embed [[page]]}}` the page's name,
-any other macro goes; `((uuid))` becomes the referenced block's first line when it is in
-`refs` (the corpus' block index, `block_ids`), else it is removed and its line recorded
-(`unresolved`); `#tags`, `#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets
-give no text (the walker drops empty items) and `- ## X` is a heading (`sections`).
+the page, `alias` joins its context, `tags` its tags); block properties are dropped,
+except that a block made only of properties keeps them as text (`- reference:: 4.1`);
+org blocks (`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers (a
+query's goes); `{{cloze x}}` keeps `x`, `{{embed ((uuid))}}` is the block reference,
+`{{embed [[page]]}}` the page's name, any other macro goes; `((uuid))` becomes the
+referenced block's first line when it is in `refs` (the corpus' block index,
+`block_ids`), else it is removed and its line recorded (`unresolved`); `#tags`,
+`#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets give no text and keep
+their children nested; `- ## X` is a heading (`sections`).
 A namespace file name (`A___B.md`, `A%2FB.md`) gives the title path `A > B`.
 """
 
