@@ -5,8 +5,9 @@ Reads a finished run (OUT/chunks.jsonl.gz of `notechunk run SRC --out OUT`, SRC 
 ../shared/corpora/notes-outline) and prints, for the kept chunks of Logseq files (under a
 `logseq/` folder of the corpus): chunks, chunks with a property line, a raw `((uuid))`,
 a `{{macro}}`, `#card`, an empty bullet (code and math read as one mark: they are
-verbatim), a code fence at the start; and the share of chunks with context beyond the
-page title (a heading path or an outline path).
+verbatim), a code fence at the start; chunks that start at a nested bullet and how many
+of them have a heading or outline path; and the share of all of them with context beyond
+the page title (a heading path or an outline path).
 
     python bench/corpus_outline.py OUT SRC
 """
@@ -53,6 +54,12 @@ def property_left(chunk: dict[str, Any], src: Path) -> bool:
     return False
 
 
+def _starts_nested(chunk: dict[str, Any], src: Path) -> bool:
+    """The chunk's first source line is a nested bullet: it starts under a parent item."""
+    line = (src / chunk["source"]).read_text("utf-8", "replace").split("\n")[chunk["lines"][0] - 1]
+    return re.match(r"[ \t]+[-*] ", line) is not None
+
+
 def figures(chunks: list[dict[str, Any]], src: Path) -> dict[str, Any]:
     logseq = [c for c in chunks if "logseq/" in c["source"] and not c["omit"]]
     out: dict[str, Any] = {"logseq_chunks": len(logseq)}
@@ -65,6 +72,11 @@ def figures(chunks: list[dict[str, Any]], src: Path) -> dict[str, Any]:
     ):
         out[name] = sum(1 for c in logseq if rx.search(VERBATIM.sub("§", c["text"])))
     out["starts_with_fence"] = sum(1 for c in logseq if c["text"].startswith("```"))
+    nested = [c for c in logseq if _starts_nested(c, src)]
+    out["nested_chunks"] = len(nested)
+    out["nested_with_context"] = sum(
+        1 for c in nested if c["section_path"] or c.get("outline_path")
+    )
     context = sum(1 for c in logseq if c["section_path"] or c.get("outline_path"))
     out["with_context"] = context
     out["context_share"] = round(context / len(logseq), 3) if logseq else None

@@ -62,8 +62,20 @@ def test_rules_are_one_table_of_named_rows() -> None:
         ("type:: book\n\n- a\n\t- b\n  more\n", True),
         ("# Title\n\nup:: [[Index]]\n\nA paragraph of prose.\nAnother line.\n", False),
         ("- just\n- a list\n", False),
+        ("up:: [[Index]]\n", False),
+        ("up:: [[Index|home]]\n\n- a\n- b\n", False),
     ],
-    ids=["id", "ref", "collapsed", "cloze", "page-props-outline", "dataview-field", "plain-list"],
+    ids=[
+        "id",
+        "ref",
+        "collapsed",
+        "cloze",
+        "page-props-outline",
+        "dataview-field",
+        "plain-list",
+        "fields-only",
+        "obsidian-alias",
+    ],
 )
 def test_recognised_by_its_own_syntax(text: str, expected: bool) -> None:
     assert is_logseq(text) is expected

@@ -41,6 +41,7 @@ _MACRO = re.compile(r"\{\{([A-Za-z][\w-]*)(?:[ \t:]+((?:[^{}]|\{[^{}]*\})*?))?[ 
 _PAGE = re.compile(r"^\[\[(.*)\]\]$")
 _HASH_TAG = re.compile(r"(?<![^\s(,;])#(?:\[\[([^\[\]\n]+)\]\]|([\w/-]*[^\W\d][\w/-]*))")
 _TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
+_OBSIDIAN_ALIAS = re.compile(r"\[\[[^\[\]|\n]+\|[^\[\]\n]+\]\]")
 _HINTS = re.compile(
     rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
     r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card\b|#\[\[",
@@ -60,15 +61,18 @@ def is_logseq(text: str) -> bool:
     """Logseq's own syntax in the text: a block id or reference, a `collapsed::` or
     `card-*::` property, an embed/cloze/query/renderer macro or an org block; or
     `key:: value` property lines in a page written as Logseq writes one (every line a
-    bullet, a block's indented continuation or a page property)."""
+    bullet, a block's indented continuation or a page property; no Obsidian alias)."""
     if _HINTS.search(text) is not None:
         return True
     if ":: " not in text:
         return False
+    if _OBSIDIAN_ALIAS.search(text) is not None:
+        return False  # `[[target|alias]]` is Obsidian's (Dataview fields look like these)
     lines = [line for line in text.split("\n") if line.strip()]
     props = sum(1 for line in lines if _PROPERTY.match(line))
+    bullets = sum(1 for line in lines if _BULLET.match(line))
     outline = sum(1 for line in lines if line[:1] in (" ", "\t") or _BULLET.match(line))
-    return props > 0 and outline + props >= 0.9 * len(lines)
+    return props > 0 and bullets > 0 and outline + props >= 0.9 * len(lines)
 
 
 def block_ids(text: str) -> dict[str, str]:
