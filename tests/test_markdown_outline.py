@@ -77,6 +77,14 @@ def test_chunk_starting_inside_an_outline_carries_its_parents(seg: object) -> No
     assert later.to_json()["outline_path"] == ["Bit-flip code", "Decoding"]
 
 
+def test_a_window_starting_at_a_nested_item_keeps_relative_depths(seg: object) -> None:
+    doc = "- Root item\n  - Parent item\n    - child one\n    - child two\n"
+    cfg = _cfg(window_sentences=3, overlap=0.67, bullet_merge_under_words=0)
+    got = chunk_markdown(doc, "d.md", cfg, seg)  # type: ignore[arg-type]
+    assert got[-1].text == "- Parent item\n  - child one\n  - child two"
+    assert got[-1].outline_path == ("Root item",)
+
+
 def test_window_never_ends_on_a_lead_in(seg: object) -> None:
     doc = (
         "- First point is made here in words.\n"

@@ -106,6 +106,17 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
     return "".join(pieces)
 
 
+def _dedent(text: str) -> str:
+    """A window that starts at a nested item, shifted left by that item's indentation,
+    so its items keep their depths relative to the first one (the first line's own
+    indentation would be stripped alone)."""
+    if not text.startswith(" "):
+        return text
+    lines = text.split("\n")
+    n = len(lines[0]) - len(lines[0].lstrip(" "))
+    return "\n".join(line[min(n, len(line) - len(line.lstrip(" "))) :] for line in lines)
+
+
 def markdown_pieces(
     text: str,
     source: str,
@@ -134,7 +145,7 @@ def markdown_pieces(
             flags = (*flags, "unresolved_ref")
         sec0, first0, _ = w.parts[0]
         outline = sections[sec0].units[lay.sentences[sec0][first0].unit].outline
-        text = window_text(w, lay.sentences)
+        text = _dedent(window_text(w, lay.sentences))
         if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
             text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
             flags = (*flags, "merged_sections")
