@@ -43,6 +43,7 @@ def test_rules_are_one_table_of_named_rows() -> None:
     assert names == [
         "page_properties",
         "org_blocks",
+        "drawers",
         "block_properties",
         "macros",
         "block_refs",
@@ -194,6 +195,23 @@ def test_org_blocks_keep_their_body(seg: object) -> None:
     )
     (c,) = chunks(page, seg)
     assert c.text == "- Measure parities, not qubits."
+
+
+def test_drawers_go(seg: object) -> None:
+    page = (
+        "- DONE Read chapter 3\n  :LOGBOOK:\n"
+        "  CLOCK: [2024-05-01 Wed 10:00]--[2024-05-01 Wed 10:30] =>  00:30:00\n  :END:\n"
+        "- :LOGBOOK:\n  CLOCK: [2024-05-02 Thu 09:00]\n  :END:\n"
+        "- Next block\n"
+    )
+    (c,) = chunks(page, seg)
+    assert c.text == "- DONE Read chapter 3\n- Next block"
+
+
+def test_highlight_page_of_properties_only_is_logseq(seg: object) -> None:
+    page = "file:: [book.pdf](../assets/book.pdf)\nfile-path:: ../assets/book.pdf\n"
+    assert is_logseq(page)
+    assert chunks(page, seg, "pages/hls__book.md") == []
 
 
 def test_code_is_verbatim() -> None:

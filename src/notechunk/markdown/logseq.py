@@ -12,12 +12,12 @@ What the rules do (SPEC §1.1, Logseq): page properties go to `properties` (`tit
 the page, `alias` joins its context, `tags` its tags); block properties are dropped,
 except that a block made only of properties keeps them as text (`- reference:: 4.1`);
 org blocks (`#+BEGIN_TIP` ... `#+END_TIP`) keep their body without the markers (a
-query's goes); `{{cloze x}}` keeps `x`, `{{embed ((uuid))}}` is the block reference,
-`{{embed [[page]]}}` the page's name, any other macro goes; `((uuid))` becomes the
-referenced block's first line when it is in `refs` (the corpus' block index,
-`block_ids`), else it is removed and its line recorded (`unresolved`); `#tags`,
-`#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets give no text and keep
-their children nested; `- ## X` is a heading (`sections`).
+query's goes); `:LOGBOOK:` and `:PROPERTIES:` drawers go; `{{cloze x}}` keeps `x`,
+`{{embed ((uuid))}}` is the block reference, `{{embed [[page]]}}` the page's name, any
+other macro goes; `((uuid))` becomes the referenced block's first line when it is in
+`refs` (the corpus' block index, `block_ids`), else it is removed and its line recorded
+(`unresolved`); `#tags`, `#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets
+give no text and keep their children nested; `- ## X` is a heading (`sections`).
 A namespace file name (`A___B.md`, `A%2FB.md`) gives the title path `A > B`.
 """
 
@@ -36,6 +36,8 @@ _PROPERTY = re.compile(r"^([ \t]*)(- )?([A-Za-z][\w.\-/]*)::(?:[ \t]+(.*?))?[ \t
 _BULLET = re.compile(r"^([ \t]*)[-*+](?:[ \t]|$)")
 _ID_LINE = re.compile(rf"^[ \t]*id::[ \t]*({UUID})[ \t]*$", re.MULTILINE)
 _REF = re.compile(rf"\(\(({UUID})\)\)")
+_DRAWER = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?):(LOGBOOK|PROPERTIES):[ \t]*$")
+_DRAWER_END = re.compile(r"^[ \t]*:END:[ \t]*$")
 _ORG = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)#\+(?:BEGIN|END)_\w+\b.*$", re.IGNORECASE)
 _MACRO = re.compile(r"\{\{([A-Za-z][\w-]*)(?:[ \t:]+((?:[^{}]|\{[^{}]*\})*?))?[ \t]*\}\}")
 _PAGE = re.compile(r"^\[\[(.*)\]\]$")
@@ -44,7 +46,8 @@ _TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
 _OBSIDIAN_ALIAS = re.compile(r"\[\[[^\[\]|\n]+\|[^\[\]\n]+\]\]")
 _HINTS = re.compile(
     rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
-    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card(?![\w-])|#\[\[",
+    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card(?![\w-])|#\[\["
+    r"|^(?:file-path|hl-page|ls-type|hl-color):: |^[ \t]*(?:- )?:LOGBOOK:[ \t]*$",
     re.MULTILINE,
 )
 
@@ -160,6 +163,22 @@ def org_blocks(st: LogseqState) -> None:
             bullet = ""
 
 
+def drawers(st: LogseqState) -> None:
+    """`:LOGBOOK:` (time tracking) and `:PROPERTIES:` drawers, through `:END:`, are
+    metadata: blanked (a drawer that opens a block leaves its bullet, an empty item)."""
+    inside = False
+    for k, line in enumerate(st.lines):
+        if st.code[k]:
+            continue
+        m = _DRAWER.match(line) if ":" in line else None
+        if m is not None:
+            inside = True
+            st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
+        elif inside:
+            inside = _DRAWER_END.match(line) is None
+            st.lines[k] = ""
+
+
 def block_properties(st: LogseqState) -> None:
     """A block's `key:: value` lines are metadata: blanked (`tags::` to `tags`). A block
     made only of properties (`- reference:: 4.1`) keeps those that are not Logseq's own
@@ -243,6 +262,7 @@ def _bullet_only(line: str) -> str:
 RULES: tuple[tuple[str, Rule], ...] = (
     ("page_properties", page_properties),
     ("org_blocks", org_blocks),
+    ("drawers", drawers),
     ("block_properties", block_properties),
     ("macros", macros),
     ("block_refs", block_refs),
