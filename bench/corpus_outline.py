@@ -5,7 +5,8 @@ Reads a finished run (OUT/chunks.jsonl.gz of `notechunk run SRC --out OUT`, SRC 
 ../shared/corpora/notes-outline) and prints, for the kept chunks of Logseq files (under a
 `logseq/` folder of the corpus): chunks, chunks with a property line, a raw `((uuid))`,
 a `{{macro}}`, `#card`, an empty bullet (code and math read as one mark: they are
-verbatim), a code fence at the start; chunks that start at a nested bullet and how many
+verbatim), chunks that end on a parent item whose children another chunk has, chunks
+that start with a code fence; chunks that start at a nested bullet and how many
 of them have a heading or outline path; and the share of all of them with context beyond
 the page title (a heading path or an outline path).
 
@@ -54,6 +55,27 @@ def property_left(chunk: dict[str, Any], src: Path) -> bool:
     return False
 
 
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\(?[A-Za-z]{1,5}[.)]|\([0-9ivx]+\))[ \t]+\S")
+
+
+def _depth(line: str) -> int:
+    line = line.replace("\t", "    ")
+    return len(line) - len(line.lstrip())
+
+
+def ends_on_parent(chunk: dict[str, Any], src: Path) -> bool:
+    """The chunk's last source line is a list item whose first child (the next non-blank
+    line, a deeper item) is left to another chunk."""
+    lines = (src / chunk["source"]).read_text("utf-8", "replace").split("\n")
+    last = lines[chunk["lines"][1] - 1]
+    if not _ITEM.match(last):
+        return False
+    j = chunk["lines"][1]
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    return j < len(lines) and _ITEM.match(lines[j]) is not None and _depth(lines[j]) > _depth(last)
+
+
 def _starts_nested(chunk: dict[str, Any], src: Path) -> bool:
     """The chunk's first source line is a nested bullet: it starts under a parent item."""
     line = (src / chunk["source"]).read_text("utf-8", "replace").split("\n")[chunk["lines"][0] - 1]
@@ -71,6 +93,7 @@ def figures(chunks: list[dict[str, Any]], src: Path) -> dict[str, Any]:
         ("empty_bullets", EMPTY_BULLET),
     ):
         out[name] = sum(1 for c in logseq if rx.search(VERBATIM.sub("§", c["text"])))
+    out["ends_on_parent"] = sum(1 for c in logseq if ends_on_parent(c, src))
     out["starts_with_fence"] = sum(1 for c in logseq if c["text"].startswith("```"))
     nested = [c for c in logseq if _starts_nested(c, src)]
     out["nested_chunks"] = len(nested)
