@@ -214,6 +214,22 @@ def test_highlight_page_of_properties_only_is_logseq(seg: object) -> None:
     assert chunks(page, seg, "pages/hls__book.md") == []
 
 
+def test_what_goes_is_kept_with_its_reason() -> None:
+    page = (
+        f"- Block\n  id:: {U1}\n  :LOGBOOK:\n  CLOCK: [2024-05-02 Thu 09:00]\n  :END:\n"
+        "- Run {{query (todo now)}}\n- #+BEGIN_QUERY\n  {:query [:find ?b]}\n  #+END_QUERY\n"
+    )
+    skipped = parse_markdown_sections(page).skipped
+    assert [(s.reason, s.first_line, s.text.strip()) for s in skipped] == [  # by rule
+        ("logseq_query", 8, "{:query [:find ?b]}"),
+        ("logseq_drawer", 3, ":LOGBOOK:"),
+        ("logseq_drawer", 4, "CLOCK: [2024-05-02 Thu 09:00]"),
+        ("logseq_drawer", 5, ":END:"),
+        ("logseq_property", 2, f"id:: {U1}"),
+        ("logseq_macro", 6, "{{query (todo now)}}"),
+    ]
+
+
 def test_code_is_verbatim() -> None:
     page = "- Example\n  ```\n  id:: not-a-property\n  {{cloze kept}}\n  ```\n  collapsed:: true\n"
     (code,) = [t for t in texts(page) if t.startswith("```")]

@@ -118,6 +118,14 @@ class LogseqState:
     properties: list[tuple[str, str]] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     unresolved: list[int] = field(default_factory=list)  # 1-based lines of removed refs
+    dropped: list[tuple[str, int, str]] = field(default_factory=list)  # (reason, line, text)
+
+    def drop(self, reason: str, k: int, text: str | None = None) -> None:
+        """Line k (0-based) is metadata, not text: blanked, with why (unless `text`
+        names only the part of it that went)."""
+        self.dropped.append((reason, k + 1, self.lines[k] if text is None else text))
+        if text is None:
+            self.lines[k] = ""
 
 
 Rule = Callable[[LogseqState], None]
@@ -157,7 +165,7 @@ def org_blocks(st: LogseqState) -> None:
             bullet = lead if begin and not query and lead.strip() else ""
             st.lines[k] = lead.rstrip() if query and lead.strip() else ""
         elif query:
-            st.lines[k] = ""
+            st.drop("logseq_query", k)
         elif bullet and line.strip():
             st.lines[k] = bullet + line.lstrip(" \t")
             bullet = ""
@@ -173,10 +181,11 @@ def drawers(st: LogseqState) -> None:
         m = _DRAWER.match(line) if ":" in line else None
         if m is not None:
             inside = True
+            st.drop("logseq_drawer", k)
             st.lines[k] = m.group(1).rstrip() if m.group(1).strip() else ""
         elif inside:
             inside = _DRAWER_END.match(line) is None
-            st.lines[k] = ""
+            st.drop("logseq_drawer", k)
 
 
 def block_properties(st: LogseqState) -> None:
@@ -200,6 +209,7 @@ def block_properties(st: LogseqState) -> None:
                     st.tags.extend(_tag_values(m.group(4) or ""))
                 elif not body and not _META_KEYS.fullmatch(key) and m.group(4):
                     continue  # the block's content
+                st.drop("logseq_property", j)
                 st.lines[j] = (m.group(1) + "-") if m.group(2) else ""
         k = end
 
@@ -210,6 +220,9 @@ def macros(st: LogseqState) -> None:
     for k, line in enumerate(st.lines):
         if not st.code[k] and "{{" in line:
             new = _MACRO.sub(lambda m: _macro_text(m, st.refs), line)
+            for m in _MACRO.finditer(line):
+                if not _macro_text(m, st.refs):
+                    st.drop("logseq_macro", k, m.group(0))
             st.lines[k] = _squeeze(new) if new != line else line
 
 

@@ -21,7 +21,7 @@ from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
-from notechunk.markdown.logseq import block_ids, is_logseq
+from notechunk.markdown.logseq import LogseqState, block_ids, is_logseq
 from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
 from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
 from notechunk.markdown.onenote import page_header
@@ -98,9 +98,19 @@ def parse_markdown_sections(
         title=fm.title or dict(properties).get("title") or page_title,
         created=created or fm.metadata.get("created") or None,
         tags=tuple(dict.fromkeys([*fm.tags, *(ls.tags if ls else ()), *b.tags])),
-        skipped=tuple(b.skipped),
+        skipped=tuple(b.skipped) + _dropped(ls),
         properties=properties,
         unresolved=tuple(ls.unresolved) if ls is not None else (),
+    )
+
+
+def _dropped(ls: LogseqState | None) -> tuple[Skipped, ...]:
+    """What the Logseq dialect took out as metadata, each line with its reason."""
+    if ls is None:
+        return ()
+    return tuple(
+        Skipped(reason=reason, first_line=line, last_line=line, text=text)
+        for reason, line, text in ls.dropped
     )
 
 
