@@ -258,6 +258,13 @@ def test_namespace_page_title_in_context(seg: object) -> None:
     assert c.embed_text.startswith("Book > Kubernetes Patterns\n")
 
 
+def test_journal_page_titled_and_dated_by_its_day(seg: object) -> None:
+    (c,) = chunks("- Read about [[Hamming codes]].\n", seg, "journals/2024_05_06.md")
+    assert (c.title, c.created) == ("2024-05-06", "2024-05-06")
+    (d,) = chunks("- Not a journal.\n", seg, "pages/2024_05_06.md")
+    assert (d.title, d.created) == ("2024 05 06", None)
+
+
 # --- the corpus: every Logseq graph of ../shared/corpora/notes-outline ------------------
 
 _PROPERTY = re.compile(r"^[ \t]*(?:- )?[A-Za-z][\w.-]*:: ", re.M)

@@ -18,7 +18,8 @@ other macro goes; `((uuid))` becomes the referenced block's first line when it i
 `refs` (the corpus' block index, `block_ids`), else it is removed and its line recorded
 (`unresolved`); `#tags`, `#[[multi word]]` tags and `tags::` go to `tags`. Empty bullets
 give no text and keep their children nested; `- ## X` is a heading (`sections`).
-A namespace file name (`A___B.md`, `A%2FB.md`) gives the title path `A > B`.
+A namespace file name (`A___B.md`, `A%2FB.md`) gives the title path `A > B`; a journal
+page (`journals/2024_05_06.md`) is titled and dated by its day.
 """
 
 from __future__ import annotations
@@ -330,3 +331,15 @@ def namespace_title(source: str) -> str | None:
     parts = [unquote(p) for p in re.split(r"\s*___\s*|%2[Ff]", stem)]
     parts = [" ".join(p.split()) for p in parts if p.strip()]
     return unicodedata.normalize("NFC", " > ".join(parts)) if parts else None
+
+
+_JOURNAL = re.compile(r"(\d{4})_(\d{2})_(\d{2})")
+
+
+def journal_date(source: str) -> str | None:
+    """A Logseq journal page's date (`journals/2024_05_06.md`: 2024-05-06), else None."""
+    path = PurePosixPath(source)
+    m = _JOURNAL.fullmatch(path.stem)
+    if m is None or path.parent.name != "journals":
+        return None
+    return "-".join(m.groups())

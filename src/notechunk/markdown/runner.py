@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import Piece, Pieces
 from notechunk.config import Config
-from notechunk.markdown.logseq import namespace_title
+from notechunk.markdown.logseq import journal_date, namespace_title
 from notechunk.markdown.model import Section
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.tiny import common_parent, inline_text, merge_tiny_sections
@@ -161,16 +161,18 @@ def markdown_pieces(
             )
         )
     parsed = lay.parsed
-    title = parsed.title
-    if title is None:  # a Logseq namespace page's name: its title path
-        title = namespace_title(source)
+    title, created = parsed.title, parsed.created
+    if title is None:  # a Logseq namespace page's name (its title path) or journal day
+        day = journal_date(source)
+        title = namespace_title(source) or day
+        created = created or day
     return Pieces(
         source=source,
         source_type="markdown",
         pieces=tuple(pieces),
         title=title,
         properties=parsed.properties,
-        created=parsed.created,
+        created=created,
         tags=parsed.tags,
         flags=("recovered_text",) if parsed.recovered_lines else (),
     )
