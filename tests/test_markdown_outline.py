@@ -35,6 +35,23 @@ def test_tab_nested_bullets_are_items_with_their_parents(reference: bool) -> Non
     ]
 
 
+@pytest.mark.parametrize("reference", [False, True], ids=["rust", "markdown-it-py"])
+def test_tab_indented_bullets_under_a_heading_are_a_list(reference: bool) -> None:
+    doc = "### Why use it?\n\t- Runs scripts\n\t\t- no build file\n\t- Fetches deps\n"
+    units = parse_markdown_sections(doc, make_parser() if reference else None).sections[0].units
+    assert [(u.kind, u.text, u.outline) for u in units] == [
+        ("prose", "- Runs scripts", ()),
+        ("prose", "  - no build file", ("Runs scripts",)),
+        ("prose", "- Fetches deps", ()),
+    ]
+
+
+def test_indented_code_that_is_no_outline_stays_code() -> None:
+    doc = "# Diff\n\n    - removed line\n    + added line\n    plain context\n"
+    (unit,) = parse_markdown_sections(doc).sections[0].units
+    assert unit.kind == "code"
+
+
 def test_a_later_block_of_an_item_stands_under_the_item() -> None:
     doc = "- Decoding\n\n  A second paragraph of it.\n\n  - child\n"
     units = parse_markdown_sections(doc).sections[0].units

@@ -1,7 +1,9 @@
 """What the block parser reads: the text with the constructs it does not know handled
 first, around a first parse that says which lines are code.
 
-A first parse gives the fenced code and HTML blocks (never touched). Then, outside them:
+A first parse gives the fenced code and HTML blocks (never touched); an indented "code
+block" that is an outline (tab-indented bullets under a heading) is moved left so it
+parses as the list it is. Then, outside code:
 Obsidian `%%comments%%` are blanked; Admonition-plugin fences (```` ```ad-note ````) lose
 their fence and parameter lines so their Markdown body is parsed as Markdown (the title
 becomes a unit); pandoc simple, multiline and grid tables become row units and their
@@ -28,6 +30,8 @@ from notechunk.markdown.tables import find_tables
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
+_INDENTED_BULLET = re.compile(r"(\t+| {4,})[-*+][ \t]+\S")
+_OUTLINE_LINE = re.compile(r"[-*+][ \t]|[ \t]")  # a bullet, or a line nested under one
 _TABLE_HINT = re.compile(r"^[ \t]*(?:-{3,}|\+[-=:]{3,})", re.MULTILINE)
 _FANCY_HINT = re.compile(
     r"^[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]", re.MULTILINE
@@ -53,6 +57,10 @@ def prepare(
     the dialect's rules rewrite its lines outside code first."""
     tokens = tokens_of(parser, body)
     lines = body.split("\n")
+    outline = _outline_code(tokens, lines)
+    if outline is not None:  # bullets indented under a heading: an outline, not code
+        lines, body = outline, "\n".join(outline)
+        tokens = tokens_of(parser, body)
     if logseq is not None:
         state = _logseq(tokens, lines, meta_lines, logseq)
         prep = prepare("\n".join(state.lines), parser, meta_lines)
@@ -108,6 +116,33 @@ def prepare(
     extra.sort(key=lambda t: t.map[0])
     covered = [(t.map[0], t.map[1]) for t in extra]
     return Prepared(_merge(tokens, extra), new, markers, covered)
+
+
+def _outline_code(tokens: Sequence[Token], lines: list[str]) -> list[str] | None:
+    """The lines with each indented "code block" that is an outline (its first line a
+    bullet, every line a bullet or a deeper line at or past that indentation: Logseq's
+    tab-nested bullets under a `### Heading`) moved left by that indentation, or None
+    when there is none."""
+    out: list[str] | None = None
+    for tok in tokens:
+        if tok.type != "code_block" or tok.map is None or tok.level != 0:
+            continue
+        start, end = tok.map[0], min(tok.map[1], len(lines))
+        block = [k for k in range(start, end) if lines[k].strip()]
+        if not block:
+            continue
+        m = _INDENTED_BULLET.match(lines[block[0]])
+        if m is None:
+            continue
+        indent = m.group(1)
+        rest = [lines[k][len(indent) :] for k in block if lines[k].startswith(indent)]
+        if len(rest) != len(block) or not all(_OUTLINE_LINE.match(r) for r in rest):
+            continue
+        if out is None:
+            out = list(lines)
+        for k in block:
+            out[k] = lines[k][len(indent) :]
+    return out
 
 
 def _logseq(
