@@ -70,7 +70,7 @@ def test_commonmark_spec_examples_identical() -> None:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", ["notes-md", "notes-messy"])
+@pytest.mark.parametrize("name", ["notes-md", "notes-messy", "notes-outline"])
 def test_notes_corpus_identical(name: str) -> None:
     root = corpus(name)
     files = sorted(p for p in Path(root).rglob("*.md") if p.is_file())

@@ -282,16 +282,17 @@ def iter_chunks(src: str | os.PathLike[str], config: ConfigLike = None) -> Itera
     before the first is yielded: the glossary needs the whole corpus. Nothing is written.
     A file that fails raises `InputError` when its turn comes (a run would record it in
     qa/errors.json and go on)."""
+    from notechunk.corpus.blockrefs import link_block_refs
     from notechunk.corpus.dedupe import dedupe_key, key_hash
     from notechunk.corpus.glossary import expand_in_memory
     from notechunk.discover import discover
-    from notechunk.perfile import process_files
+    from notechunk.perfile import markdown_limit, process_files
 
     root = _path(src, "src")
     if not root.exists():
         raise UsageError(f"{root}: no such file or folder")
     cfg = _config(config, root)
-    found = discover(root)
+    found = link_block_refs(discover(root), markdown_limit(cfg))
 
     def generate() -> Iterator[Chunk]:
         _raise_errors(found.errors)

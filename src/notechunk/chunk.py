@@ -74,6 +74,7 @@ class Piece:
     flags: tuple[str, ...] = ()
     template: str | None = None
     omit_reason: str | None = None
+    outline_path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,7 +84,8 @@ class Pieces:
     `title` is the document's own title (front matter, OneNote page header) or None, in
     which case finishing derives one from the file name ("" means none: a text given in
     memory); `flags` apply to every piece
-    (an encoding fallback, recovered text).
+    (an encoding fallback, recovered text); `properties` are a Logseq page's own
+    (`alias` and `title` are also its context).
     """
 
     source: str
@@ -93,6 +95,7 @@ class Pieces:
     created: str | None = None
     tags: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()
 
 
 class MarkdownSpan(msgspec.Struct, frozen=True, tag="markdown"):
@@ -127,7 +130,10 @@ class Chunk:
     the number of tokens the configured tokenizer reads in `embed_text`, special tokens
     included (None when no tokenizer is configured). Enrichment records what it added to
     `embed_text`: `resolved` (a reference and its antecedent: "the Act" -> "Government of
-    India Act 1858") and `acronyms` (an acronym and its expansion).
+    India Act 1858") and `acronyms` (an acronym and its expansion). `outline_path` is the
+    chain of parent items of the outline item a chunk starts in (each its first words),
+    said after the heading path in `embed_text`; `properties` are the page properties of
+    an outline app's page (Logseq's `alias::`, `type::`, ...).
     """
 
     id: str
@@ -152,6 +158,8 @@ class Chunk:
     section_paths: tuple[tuple[str, ...], ...] = field(default=())
     resolved: tuple[tuple[str, str], ...] = ()
     acronyms: tuple[tuple[str, str], ...] = ()
+    outline_path: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()
 
     @property
     def lines(self) -> tuple[int, int] | None:
@@ -195,6 +203,7 @@ class Chunk:
         out = dict(zip(RECORD_FIELDS, _RECORD_VALUES(self), strict=True))
         out["resolved"] = dict(self.resolved)
         out["acronyms"] = dict(self.acronyms)
+        out["properties"] = dict(self.properties)
         return out
 
     @classmethod
@@ -207,7 +216,7 @@ class Chunk:
         else:
             row = int(data.get("row") or 0)
             kwargs["location"] = SheetCell(data.get("sheet") or "", row, data.get("group"))
-        for name in ("section_path", "flags", "tags"):
+        for name in ("section_path", "flags", "tags", "outline_path"):
             if name in kwargs:
                 kwargs[name] = tuple(kwargs[name])
         if "section_paths" in kwargs:
@@ -246,6 +255,8 @@ RECORD_FIELDS: tuple[str, ...] = (
     "section_paths",
     "resolved",
     "acronyms",
+    "outline_path",
+    "properties",
 )
 """A chunk's fields as the outputs name them, in the order of chunks.parquet's columns."""
 
@@ -255,7 +266,8 @@ changes when a field is renamed, removed or changes meaning."""
 
 _RECORD_VALUES = operator.attrgetter(*RECORD_FIELDS)
 _INIT_FIELDS = frozenset(f.name for f in fields(Chunk)) - {"location"}
-_PAIR_FIELDS = frozenset({"resolved", "acronyms"})  # (phrase, meaning) pairs: JSON objects
+# (phrase, meaning) and (key, value) pairs: JSON objects
+_PAIR_FIELDS = frozenset({"resolved", "acronyms", "properties"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

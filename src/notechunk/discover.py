@@ -44,12 +44,15 @@ _CARD_SHARE = 0.9
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFile:
     """A file a run reads. `hierarchy`: its folder is a vault that writes each note's
-    place in its file name (Dendron: `economics.MIT.Microeconomics.md`, `hierarchy_vault`)."""
+    place in its file name (Dendron: `economics.MIT.Microeconomics.md`, `hierarchy_vault`).
+    `refs`: the Logseq blocks of the corpus its text refers to, as (uuid, the block's first
+    line), set by `corpus.blockrefs.link_block_refs`."""
 
     path: Path
     rel: str
     kind: SourceType
     hierarchy: bool
+    refs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

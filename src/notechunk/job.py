@@ -29,6 +29,7 @@ from pathlib import Path
 from notechunk.chunk import Chunk, FileError
 from notechunk.config import Config
 from notechunk.corpus import Corpus, Gathered
+from notechunk.corpus.blockrefs import link_block_refs
 from notechunk.corpus.glossary import user_glossary
 from notechunk.corpus.scores import scored
 from notechunk.discover import Discovery, SourceFile, discover
@@ -40,7 +41,7 @@ from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
 from notechunk.io.jsonio import atomic_write_bytes, dumps
 from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
-from notechunk.perfile import read_input
+from notechunk.perfile import markdown_limit, read_input
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.sources import file_reader
@@ -99,6 +100,7 @@ def run(
         previous = publish.read_manifest(out)
         publish.remove_leftovers(out)
         found = discover(src, exclude=[out, *publish.own_folders(out)])
+        found = link_block_refs(found, markdown_limit(cfg))
         cfg_key = config_key(cfg, code_fingerprint())
         cache_root = out / CACHE_DIR if use_cache else None
         if cache_root is not None and previous.run_key is not None:
@@ -270,7 +272,7 @@ def collect(
     """What `run` would ship, held in memory as one `Corpus` (the local engine's path,
     spilled to a temporary folder): `notechunk eval` measures exactly that."""
     user = user_glossary(cfg)
-    found = discover(src, exclude=exclude)
+    found = link_block_refs(discover(src, exclude=exclude), markdown_limit(cfg))
     cfg_key = config_key(cfg, code_fingerprint())
     with tempfile.TemporaryDirectory(prefix="notechunk-") as tmp:
         with local_engine.gather(

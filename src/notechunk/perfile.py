@@ -11,6 +11,7 @@ the same dispatch for the eval's peers: a file as the plain documents they are g
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -69,10 +70,17 @@ def failed(rel: str, stage: str, reason: str) -> FileResult:
 
 
 def process_markdown(
-    rel: str, data: bytes, cfg: Config, tools: Tools, *, hierarchy: bool = False
+    rel: str,
+    data: bytes,
+    cfg: Config,
+    tools: Tools,
+    *,
+    hierarchy: bool = False,
+    refs: tuple[tuple[str, str], ...] = (),
 ) -> FileResult:
     """One Markdown file's bytes to finished chunks (`hierarchy`: its file name is its
-    title path, `finish.hierarchy_title`); a `.txt` note is plain text, never code
+    title path, `finish.hierarchy_title`; `refs`: the Logseq blocks of the corpus it
+    refers to, `SourceFile.refs`); a `.txt` note is plain text, never code
     (`markdown.plaintext`)."""
     try:
         decoded = decode_text(data, rel)
@@ -84,7 +92,9 @@ def process_markdown(
             text = decoded.text
             if PurePosixPath(rel).suffix.lower() in TEXT_EXTENSIONS:  # a .txt note
                 text = plain_as_markdown(text)
-            pieces = markdown_pieces(text, rel, cfg, tools.segmenter, tools.parser, tools.tokens)
+            pieces = markdown_pieces(
+                text, rel, cfg, tools.segmenter, tools.parser, tools.tokens, dict(refs)
+            )
         if decoded.flags:
             pieces = replace(pieces, flags=(*pieces.flags, *decoded.flags))
         if hierarchy:
@@ -115,7 +125,7 @@ def read_input(f: SourceFile, cfg: Config, cfg_key: str) -> tuple[bytes | None, 
         cfg_key = f"{cfg_key}:hierarchy"
     if f.kind == "markdown":
         data = read_regular(f.path, f.rel, markdown_limit(cfg))
-        return data, file_key(data, f.rel, cfg_key)
+        return data, file_key(data, f.rel, refs_key(cfg_key, f.refs))
     with open_regular(f.path, f.rel) as fh:
         try:
             return None, file_key_of(fh, f.rel, cfg_key)
@@ -148,7 +158,17 @@ def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -
             data = read_regular(f.path, f.rel, markdown_limit(cfg))
         except InputError as exc:
             return failed(f.rel, "read", exc.reason)
-    return process_markdown(f.rel, data, cfg, tools, hierarchy=f.hierarchy)
+    return process_markdown(f.rel, data, cfg, tools, hierarchy=f.hierarchy, refs=f.refs)
+
+
+def refs_key(cfg_key: str, refs: tuple[tuple[str, str], ...]) -> str:
+    """The key part a file's block references add: the text of each block it shows."""
+    if not refs:
+        return cfg_key
+    h = hashlib.sha256(cfg_key.encode())
+    for uuid, text in refs:
+        h.update(f"{uuid}\x00{text}\x00".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

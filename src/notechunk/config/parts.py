@@ -51,6 +51,7 @@ class MarkdownConfig:
     bullet_merge_cap_words: int = num(150, 0, 1_000_000)
     bold_headings: bool = True  # a bold-only line followed by content is a heading
     heading_max_words: int = num(15, 1, 1_000)  # a longer heading is cut in the path
+    parent_words: int = num(12, 1, 1_000)  # an outline parent's words in its children's context
     timeout_s: float = num(300.0, 0, 86_400, lo_open=True)
     max_file_mb: int = num(64, 1, 16_384)  # a larger note is refused, never read into memory
 

@@ -75,15 +75,17 @@ def unpack(data: bytes) -> tuple[NDArray[Any], ...]:
 
 def encode_files(files: Sequence[SourceFile]) -> bytes:
     return msgspec.msgpack.encode(
-        [(os.fsencode(f.path), f.rel, f.kind, f.hierarchy) for f in files]
+        [(os.fsencode(f.path), f.rel, f.kind, f.hierarchy, list(f.refs)) for f in files]
     )
 
 
 def decode_files(data: bytes) -> list[SourceFile]:
-    items = msgspec.msgpack.decode(data, type=list[tuple[bytes, str, str, bool]])
+    items = msgspec.msgpack.decode(
+        data, type=list[tuple[bytes, str, str, bool, list[tuple[str, str]]]]
+    )
     return [
-        SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k, hierarchy=h)  # type: ignore[arg-type]
-        for p, r, k, h in items
+        SourceFile(path=Path(os.fsdecode(p)), rel=r, kind=k, hierarchy=h, refs=tuple(refs))  # type: ignore[arg-type]
+        for p, r, k, h, refs in items
     ]
 
 

@@ -6,9 +6,10 @@ opening references resolved (`enrich.references`, which adds to `embed_text` onl
 A piece whose text normalises to nothing carries no content and yields no chunk.
 
 `embed_text` is what a retriever should index (SPEC §1.4): the context, joined by " > "
-(the document title and the heading path; for a row the file's title, the sheet and the
-row's group), a newline, then the text. A context part equal to the one before it
-(a title repeated as the first heading, a CSV whose sheet is its file name) is said once.
+(the document title, with a Logseq page's aliases, the heading path and the outline path;
+for a row the file's title, the sheet and the row's group), a newline, then the text. A
+context part equal to the one before it (a title repeated as the first heading, a CSV
+whose sheet is its file name) is said once.
 
 With a tokenizer configured, every chunk's `embed_text` is counted in one batch per file
 (`token_count`, special tokens included: what the embedder reads) before it is labelled,
@@ -139,8 +140,9 @@ def finish_file(
     """
     title = doc.title if doc.title is not None else title_from_name(doc.source)
     drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
+    named = _with_aliases(title, doc.properties)
     embeds = [
-        embed_text(context_parts(title, p.section_path, p.sheet, p.group), text)
+        embed_text(context_parts(named, (*p.section_path, *p.outline_path), p.sheet, p.group), text)
         for p, text in drafts
     ]
     counts: list[int | None] = [None] * len(drafts)
@@ -163,6 +165,13 @@ def finish_file(
     if tokens is None:
         return resolved
     return tuple(recount(new, old, tokens, cfg) for new, old in zip(resolved, out, strict=True))
+
+
+def _with_aliases(title: str, properties: tuple[tuple[str, str], ...]) -> str:
+    """The title as the context says it: with the page's `alias::` names, if any."""
+    aliases = [a.strip() for k, v in properties if k == "alias" for a in v.split(",")]
+    aliases = [a for a in dict.fromkeys(aliases) if a and a.casefold() != title.casefold()]
+    return f"{title} ({', '.join(aliases)})" if aliases else title
 
 
 def recount(new: Chunk, old: Chunk, tokens: TokenCounter, cfg: Config) -> Chunk:
@@ -208,6 +217,8 @@ def _finish_piece(
         source_type=doc.source_type,
         section_path=piece.section_path,
         section_paths=piece.section_paths,
+        outline_path=piece.outline_path,
+        properties=doc.properties,
         location=location_of(piece),
         title=title,
         created=doc.created,

@@ -22,9 +22,9 @@ CITATION_KEYS = ("source", "lines", "sheet", "row")
 
 
 def chunk_metadata(chunk: Chunk) -> Metadata:
-    """id, source, source_type, title, section_path (" > "-joined), lines ("first-last"),
-    sheet, row, quality, flags (", "-joined), word_count, token_count; keys whose value is
-    empty or None are left out, so every value is a plain scalar.
+    """id, source, source_type, title, section_path and outline_path (" > "-joined), lines
+    ("first-last"), sheet, row, quality, flags (", "-joined), word_count, token_count; keys
+    whose value is empty or None are left out, so every value is a plain scalar.
 
     >>> from notechunk import chunk_markdown_text
     >>> (chunk,) = chunk_markdown_text("# A\\n\\n## B\\n\\nOne fact here.", source="a.md")
@@ -41,6 +41,8 @@ def chunk_metadata(chunk: Chunk) -> Metadata:
     }
     if chunk.section_path:
         meta["section_path"] = " > ".join(chunk.section_path)
+    if chunk.outline_path:
+        meta["outline_path"] = " > ".join(chunk.outline_path)
     if chunk.lines is not None:
         meta["lines"] = f"{chunk.lines[0]}-{chunk.lines[1]}"
     if chunk.sheet is not None:

@@ -3,8 +3,8 @@
 One column per field of a chunk record (`chunk.RECORD_FIELDS`, the keys of a
 chunks.jsonl.gz line; the schema's metadata names `chunk.SCHEMA_VERSION`): strings,
 integers, booleans and doubles as themselves, tuples as lists (`section_paths` a list of
-lists, `lines` a list of two integers, the pair fields `resolved` and `acronyms` maps of
-strings); a field that may be None is nullable, the others
+lists, `lines` a list of two integers, the pair fields `resolved`, `acronyms` and
+`properties` maps of strings); a field that may be None is nullable, the others
 are not. Chunks are gathered into row groups of `ROW_GROUP` as they stream past, so
 memory holds one group, not the file. No clock, no path, fixed compression: the same
 chunks give the same bytes (with the same pyarrow). pyarrow is the `parquet` extra,
@@ -53,6 +53,8 @@ COLUMNS: dict[str, tuple[str, bool]] = {
     "section_paths": ("list<list<string>>", False),
     "resolved": ("map<string,string>", False),
     "acronyms": ("map<string,string>", False),
+    "outline_path": ("list<string>", False),
+    "properties": ("map<string,string>", False),
 }
 
 

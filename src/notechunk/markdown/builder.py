@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
 
 from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.model import Section, Skipped, Unit
@@ -18,13 +19,23 @@ _REF_DEF = re.compile(r"\s{0,3}\[[^\[\]]+\]:\s*\S")
 _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+•][ \t]|\d{1,9}[.)][ \t]))+")
 _FENCE_LINE = re.compile(r"\s*(?:```|~~~)")
 _HR_LINE = re.compile(r"\s{0,3}(?:[-*_][ \t]*){3,}$")
+_EMPTY_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,9}[.)])[ \t]*$")  # an empty bullet: no text
 
 
 class Builder:
     """Accumulates sections while walking the token stream (local to one parse)."""
 
-    def __init__(self, lines: list[str], *, bold_headings: bool, heading_max_words: int) -> None:
+    def __init__(
+        self,
+        lines: list[str],
+        *,
+        bold_headings: bool,
+        heading_max_words: int,
+        parent_words: int = 12,
+    ) -> None:
         self.lines = lines
+        self.parent_words = parent_words
+        self.items: list[str | None] = []  # open list items' first words (None: no text yet)
         self.bold_headings = bold_headings
         self.max_words = heading_max_words
         self.stack: list[tuple[int, str]] = []
@@ -52,15 +63,43 @@ class Builder:
         """A bold-only paragraph: a heading if content follows before the next heading."""
         self.pending.append((title, unit))
 
-    def add(self, unit: Unit, toc: int = 0) -> None:
+    def open_item(self) -> None:
+        self.items.append(None)
+
+    def close_item(self) -> None:
+        if self.items:
+            self.items.pop()
+
+    def heading_item(self) -> None:
+        """The open item is a heading (`- ## X`): it is in the path, not the outline."""
+        if self.items:
+            self.items[-1] = ""
+
+    def add(self, unit: Unit, toc: int = 0, lead: str | None = None) -> None:
+        """A unit of the current section; inside a list it is stamped with its outline
+        (`lead`: its text without the list marker, for an item's first block)."""
         if not unit.text.strip():
             return
         if self.pending:
             pending, self.pending = self.pending, []
             for title, cand in pending:
                 self._open(min(self.hash_level + 1, 7), title, cand.first_line, "")
+        if self.items:
+            first = self.items[-1] is None
+            outline = tuple(t for t in (self.items[:-1] if first else self.items) if t)
+            if first:
+                text = "" if unit.kind == "code" else lead if lead is not None else unit.text
+                self.items[-1] = self._short(text)
+            unit = replace(unit, outline=outline, depth=len(self.items))
         self.units.append(unit)
         self.toc_flags.append(toc)
+
+    def _short(self, text: str) -> str:
+        """An item's first line cut to `parent_words` words (what its children carry)."""
+        words = text.strip().split("\n", 1)[0].split()
+        if len(words) <= self.parent_words:
+            return " ".join(words)
+        return " ".join(words[: self.parent_words]) + "…"
 
     def finish(self) -> None:
         self._text_pending()
@@ -139,7 +178,12 @@ def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -
         if idx < meta_lines or mask[idx] or not line.strip():
             flush()
             continue
-        if _REF_DEF.match(line) or _FENCE_LINE.match(line) or _HR_LINE.match(line):
+        if (
+            _REF_DEF.match(line)
+            or _FENCE_LINE.match(line)
+            or _HR_LINE.match(line)
+            or _EMPTY_ITEM.match(line)
+        ):
             flush()
             continue
         m = _CONTAINER_PREFIX.match(line)

@@ -1,24 +1,29 @@
-"""What the block parser reads: the text with the constructs it does not know handled first,
-around a first parse that says which lines are code. A first parse gives the fenced code
-and HTML blocks (never touched). Then, outside them: Obsidian `%%comments%%` are blanked;
-Admonition-plugin fences (```` ```ad-note ````) lose their fence and parameter lines so
-their Markdown body is parsed as Markdown (the title becomes a unit), and so do MyST
-admonition directives; MkDocs, Docusaurus and MyST colon admonitions are unwrapped
-(`coursesite`: the title a unit, the body Markdown); pandoc simple, multiline and grid
-tables become row units and their lines are blanked; pandoc fancy-list markers are
-rewritten to CommonMark ones of the same width. When any of that changed the text, it is
-parsed again (when only admonitions were found, only their bodies are) and the units found
-here are put into the token stream at their lines. Line numbers never change.
+"""What the block parser reads: the text with the constructs it does not know handled
+first, around a first parse that says which lines are code.
+
+A first parse gives the fenced code and HTML blocks (never touched); an indented "code
+block" that is an outline (tab-indented bullets under a heading) is moved left so it
+parses as the list it is; a Logseq page's lines are rewritten by its dialect's rules
+(`logseq`). Then, outside code: Obsidian `%%comments%%` are blanked; Admonition-plugin
+fences (```` ```ad-note ````) lose their fence and parameter lines so their Markdown body
+is parsed as Markdown (the title becomes a unit), and so do MyST admonition directives;
+MkDocs, Docusaurus and MyST colon admonitions are unwrapped (`coursesite`: the title a
+unit, the body Markdown); pandoc simple, multiline and grid tables become row units and
+their lines are blanked; pandoc fancy-list markers are rewritten to CommonMark ones of the
+same width. When any of that changed the text, it is parsed again (when only admonitions
+were found, only their bodies are) and the units found here are put into the token stream
+at their lines. Line numbers never change.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from notechunk.markdown import coursesite
+from notechunk.markdown.logseq import LogseqState, apply
 from notechunk.markdown.model import Unit
 from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
 from notechunk.markdown.pandoc import rewrite_fancy_lists
@@ -28,6 +33,8 @@ from notechunk.markdown.tables import find_tables
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
+_INDENTED_BULLET = re.compile(r"(\t+| {4,})[-*+][ \t]+\S")
+_OUTLINE_LINE = re.compile(r"[-*+][ \t]|[ \t]")  # a bullet, or a line nested under one
 _TABLE_HINT = re.compile(r"^[ \t]*(?:-{3,}|\+[-=:]{3,})", re.MULTILINE)
 _FANCY_HINT = re.compile(
     r"^[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]", re.MULTILINE
@@ -40,11 +47,27 @@ class Prepared:
     lines: list[str]  # the text the tokens come from, by line
     markers: dict[int, str] = field(default_factory=dict)  # fancy-list markers by line
     covered: list[tuple[int, int]] = field(default_factory=list)  # lines of units found here
+    logseq: LogseqState | None = None  # what the Logseq dialect found (a Logseq page)
 
 
-def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Prepared:
+def prepare(
+    body: str,
+    parser: BlockParser | MarkdownIt,
+    meta_lines: int,
+    logseq: Mapping[str, str] | None = None,
+) -> Prepared:
+    """`logseq`: the corpus' block index when the text is a Logseq page (None: it is not);
+    the dialect's rules rewrite its lines outside code first."""
     tokens = tokens_of(parser, body)
     lines = body.split("\n")
+    outline = _outline_code(tokens, lines)
+    if outline is not None:  # bullets indented under a heading: an outline, not code
+        lines, body = outline, "\n".join(outline)
+        tokens = tokens_of(parser, body)
+    if logseq is not None:
+        state = _logseq(tokens, lines, meta_lines, logseq)
+        prep = prepare("\n".join(state.lines), parser, meta_lines)
+        return Prepared(prep.tokens, prep.lines, prep.markers, prep.covered, state)
     admonitions = ("ad-" in body and ("```ad-" in body or "~~~ad-" in body)) or (
         "```{" in body or "~~~{" in body
     )
@@ -107,6 +130,46 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
     extra.sort(key=lambda t: t.map[0])
     covered = [(t.map[0], t.map[1]) for t in extra]
     return Prepared(_merge(tokens, extra), new, markers, covered)
+
+
+def _outline_code(tokens: Sequence[Token], lines: list[str]) -> list[str] | None:
+    """The lines with each indented "code block" that is an outline (its first line a
+    bullet, every line a bullet or a deeper line at or past that indentation: Logseq's
+    tab-nested bullets under a `### Heading`) moved left by that indentation, or None
+    when there is none."""
+    out: list[str] | None = None
+    for tok in tokens:
+        if tok.type != "code_block" or tok.map is None or tok.level != 0:
+            continue
+        start, end = tok.map[0], min(tok.map[1], len(lines))
+        block = [k for k in range(start, end) if lines[k].strip()]
+        if not block:
+            continue
+        m = _INDENTED_BULLET.match(lines[block[0]])
+        if m is None:
+            continue
+        indent = m.group(1)
+        rest = [lines[k][len(indent) :] for k in block if lines[k].startswith(indent)]
+        if len(rest) != len(block) or not all(_OUTLINE_LINE.match(r) for r in rest):
+            continue
+        if out is None:
+            out = list(lines)
+        for k in block:
+            out[k] = lines[k][len(indent) :]
+    return out
+
+
+def _logseq(
+    tokens: Sequence[Token], lines: list[str], meta_lines: int, refs: Mapping[str, str]
+) -> LogseqState:
+    code = bytearray(len(lines))
+    code[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
+    for tok in tokens:
+        # Logseq writes code fenced: an indented "code block" is an outline nested deep
+        if tok.map is not None and tok.type in ("fence", "html_block"):
+            start, end = tok.map[0], min(tok.map[1], len(lines))
+            code[start:end] = b"\x01" * (end - start)
+    return apply(LogseqState(lines=list(lines), code=code, refs=refs))
 
 
 def _splice(

@@ -4,11 +4,14 @@ tiny-section merge -> bullet merge); `layout_markdown` is what `inspect` shows o
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from notechunk.chunk import Piece, Pieces
 from notechunk.config import Config
+from notechunk.markdown.logseq import journal_date, namespace_title
+from notechunk.markdown.model import Section
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.tiny import common_parent, inline_text, merge_tiny_sections
 from notechunk.markdown.windows import (
@@ -46,10 +49,16 @@ def layout_markdown(
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
     tokens: TokenCounter | None = None,
+    refs: Mapping[str, str] | None = None,
 ) -> MarkdownLayout:
     md = cfg.markdown
     parsed = parse_markdown_sections(
-        text, parser, bold_headings=md.bold_headings, heading_max_words=md.heading_max_words
+        text,
+        parser,
+        bold_headings=md.bold_headings,
+        heading_max_words=md.heading_max_words,
+        parent_words=md.parent_words,
+        refs=refs,
     )
     cap = md.window_max_words
     sentences = tuple(tuple(section_sentences(s, segmenter, cap)) for s in parsed.sections)
@@ -57,13 +66,25 @@ def layout_markdown(
     windows = [
         make_window(k, start, end, sents, toc=parsed.sections[k].toc)
         for k, sents in enumerate(sentences)
-        for start, end in window_ranges([x.words for x in sents], md, counts[k])
+        for start, end in window_ranges(
+            [x.words for x in sents], md, counts[k], _leads(parsed.sections[k], sents)
+        )
     ]
     if cfg.enrich.merge_sections:
         paths = [s.path for s in parsed.sections]
         windows = merge_tiny_sections(windows, sentences, paths, cfg.markdown)
     merged = merge_bullets(windows, sentences, cfg.markdown)
     return MarkdownLayout(parsed=parsed, sentences=sentences, windows=tuple(merged))
+
+
+def _leads(section: Section, sentences: tuple[Sentence, ...]) -> list[bool] | None:
+    """Per sentence: its unit is an outline item whose children come next (a lead-in)."""
+    units = section.units
+    parents = [
+        u.depth > 0 and k + 1 < len(units) and units[k + 1].depth > u.depth
+        for k, u in enumerate(units)
+    ]
+    return [parents[s.unit] for s in sentences] if any(parents) else None
 
 
 def _sentence_tokens(
@@ -95,6 +116,17 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
     return "".join(pieces)
 
 
+def _dedent(text: str) -> str:
+    """A window that starts at a nested item, shifted left by that item's indentation,
+    so its items keep their depths relative to the first one (the first line's own
+    indentation would be stripped alone)."""
+    if not text.startswith(" "):
+        return text
+    lines = text.split("\n")
+    n = len(lines[0]) - len(lines[0].lstrip(" "))
+    return "\n".join(line[min(n, len(line) - len(line.lstrip(" "))) :] for line in lines)
+
+
 def markdown_pieces(
     text: str,
     source: str,
@@ -102,18 +134,28 @@ def markdown_pieces(
     segmenter: Segmenter,
     parser: BlockParser | MarkdownIt | None = None,
     tokens: TokenCounter | None = None,
+    refs: Mapping[str, str] | None = None,
 ) -> Pieces:
     """The pieces of one document, in file order, with what the document says of itself
-    (title, created, tags); a table of contents is a piece omitted as `toc`."""
-    lay = layout_markdown(text, cfg, segmenter, parser, tokens)
+    (title, created, tags, properties); a table of contents is a piece omitted as `toc`.
+    `refs`: the corpus' Logseq block index (uuid -> the block's first line); a piece
+    whose lines held a reference not in it is flagged `unresolved_ref`. A piece that
+    starts inside an outline carries its first item's parents (`outline_path`)."""
+    lay = layout_markdown(text, cfg, segmenter, parser, tokens, refs)
     sections = lay.parsed.sections
+    unresolved = lay.parsed.unresolved
     pieces: list[Piece] = []
     all_paths = [s.path for s in sections]
     for w in lay.windows:
         sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
         paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
         flags = ("merged_bullets",) if w.merged else ()
-        text = window_text(w, lay.sentences)
+        lines = (min(s.first_line for s in sents), max(s.last_line for s in sents))
+        if unresolved and any(lines[0] <= k <= lines[1] for k in unresolved):
+            flags = (*flags, "unresolved_ref")
+        sec0, first0, _ = w.parts[0]
+        outline = sections[sec0].units[lay.sentences[sec0][first0].unit].outline
+        text = _dedent(window_text(w, lay.sentences))
         if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
             text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
             flags = (*flags, "merged_sections")
@@ -122,18 +164,25 @@ def markdown_pieces(
                 text=text,
                 section_path=common_parent(paths) if w.inline else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
-                lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
+                lines=lines,
+                outline_path=outline,
                 flags=flags,
                 omit_reason="toc" if w.toc else None,
             )
         )
     parsed = lay.parsed
+    title, created = parsed.title, parsed.created
+    if title is None:  # a Logseq namespace page's name (its title path) or journal day
+        day = journal_date(source)
+        title = namespace_title(source) or day
+        created = created or day
     return Pieces(
         source=source,
         source_type="markdown",
         pieces=tuple(pieces),
-        title=parsed.title,
-        created=parsed.created,
+        title=title,
+        properties=parsed.properties,
+        created=created,
         tags=parsed.tags,
         flags=("recovered_text",) if parsed.recovered_lines else (),
     )

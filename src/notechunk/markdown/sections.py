@@ -13,7 +13,7 @@ Text the parser does not return is recovered line by line, so no source line is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from notechunk.markdown.builder import Builder, place, recover
@@ -21,6 +21,7 @@ from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
+from notechunk.markdown.logseq import LogseqState, block_ids, is_logseq
 from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
 from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
 from notechunk.markdown.onenote import page_header
@@ -61,14 +62,26 @@ def parse_markdown_sections(
     *,
     bold_headings: bool = True,
     heading_max_words: int = 15,
+    parent_words: int = 12,
+    refs: Mapping[str, str] | None = None,
 ) -> ParsedMarkdown:
     """Sections of one Markdown document (see the module docstring for the rules).
 
     `parser`: a BlockParser (default: a new one), or a markdown-it-py MarkdownIt to use
-    the reference path only. Build it once per process and pass it for many files."""
+    the reference path only. Build it once per process and pass it for many files.
+    A Logseq page (`logseq.is_logseq`) is read in that dialect, its block references
+    resolved from `refs` (uuid -> the block's first line; its own blocks are added)."""
     fm, body = read_front_matter(text.replace("\r\n", "\n").replace("\r", "\n"))
-    prep = prepare(body, parser if parser is not None else BlockParser(), fm.lines)
-    b = Builder(prep.lines, bold_headings=bold_headings, heading_max_words=heading_max_words)
+    index: Mapping[str, str] | None = None
+    if is_logseq(body):
+        index = {**block_ids(body), **(refs or {})}
+    prep = prepare(body, parser if parser is not None else BlockParser(), fm.lines, index)
+    b = Builder(
+        prep.lines,
+        bold_headings=bold_headings,
+        heading_max_words=heading_max_words,
+        parent_words=parent_words,
+    )
     covered = _walk(prep.tokens, b, prep.markers) + prep.covered
     b.finish()
     sections = b.sections
@@ -76,14 +89,28 @@ def parse_markdown_sections(
     if recovered:
         sections = place(sections, recovered)
     sections, page_title, created = page_header(sections)
+    ls = prep.logseq
+    properties = tuple(ls.properties) if ls is not None else ()
     return ParsedMarkdown(
         metadata=fm.metadata,
         sections=tuple(sections),
         recovered_lines=sum(u.last_line - u.first_line + 1 for u in recovered),
-        title=fm.title or page_title,
+        title=fm.title or dict(properties).get("title") or page_title,
         created=created or fm.metadata.get("created") or None,
-        tags=tuple(dict.fromkeys([*fm.tags, *b.tags])),
-        skipped=tuple(b.skipped),
+        tags=tuple(dict.fromkeys([*fm.tags, *(ls.tags if ls else ()), *b.tags])),
+        skipped=tuple(b.skipped) + _dropped(ls),
+        properties=properties,
+        unresolved=tuple(ls.unresolved) if ls is not None else (),
+    )
+
+
+def _dropped(ls: LogseqState | None) -> tuple[Skipped, ...]:
+    """What the Logseq dialect took out as metadata, each line with its reason."""
+    if ls is None:
+        return ()
+    return tuple(
+        Skipped(reason=reason, first_line=line, last_line=line, text=text)
+        for reason, line, text in ls.dropped
     )
 
 
@@ -100,8 +127,9 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
     text, tags = take_tags(drop_block_ids(text))
     b.tags.extend(tags)
     text = text.strip()
-    if text:
-        b.add(Unit(kind="prose", text=prefix + text, first_line=first, last_line=last), toc)
+    if text and text not in ("-", "*", "+"):  # a lone marker: an empty item read as text
+        unit = Unit(kind="prose", text=prefix + text, first_line=first, last_line=last)
+        b.add(unit, toc, lead=text)
 
 
 def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[tuple[int, int]]:
@@ -125,6 +153,10 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 title = " ".join(title.split())
                 if tok.level == 0 and title:
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)
+                elif title and pending_prefix and tok.level == 2 * len(prefixes):
+                    b.heading(int(tok.tag[1:]), title, first, raw=raw)  # `- ## X`
+                    b.heading_item()
+                    pending_prefix = ""
                 elif title:
                     _prose(b, pending_prefix, title, first, last)
                     pending_prefix = ""
@@ -141,9 +173,11 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 marker = indent + (f"{tok.info}{tok.markup} " if tok.info else "- ")
             prefixes.append(marker)
             pending_prefix = marker
+            b.open_item()
         elif t == "list_item_close":
             if prefixes:
                 prefixes.pop()
+            b.close_item()
             pending_prefix = ""  # an empty item: keep nothing, but do not leak its marker
         elif t in ("fence", "code_block") and tok.map is not None:
             info = tok.info.strip() if t == "fence" else ""
@@ -233,6 +267,10 @@ def _open_table(parts: list[str]) -> bool:
     return html.count("<table") > html.count("</table")
 
 
+def _lone_marker(b: Builder, line: int) -> bool:
+    return 0 < line <= len(b.lines) and b.lines[line - 1].strip() in ("-", "*", "+")
+
+
 def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
     """One unit per body row, as `Header: value` pairs, so a cell keeps its column name.
 
@@ -254,7 +292,9 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
         elif tok.type == "inline":
             row.append(clean_inline(tok.content).strip())
         elif tok.type == "tr_close":
-            if in_head:
+            if _lone_marker(b, row_line):
+                pass  # an empty bullet the Rust parser reads as a row (markdown-it-py does not)
+            elif in_head:
                 headers = row
             elif not any(headers):
                 for cell in row:

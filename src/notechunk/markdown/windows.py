@@ -7,7 +7,9 @@ the step is computed from the window's real length, so a capped window still ove
 its successor by the configured share; a window that would end no later than the one
 before it starts at that one's end instead (no window is contained in another).
 `window_max_tokens` caps a window the same way in the tokenizer's tokens (the sentences'
-counts, given by the caller).
+counts, given by the caller). In an outline a window never ends on a parent item whose
+children it would leave to the next window (`leads`: the sentences of such items): it
+ends before that item instead, unless the item is where the window starts.
 """
 
 from __future__ import annotations
@@ -131,10 +133,14 @@ def _pack(items: list[str], cap: int) -> list[tuple[int, list[str]]]:
 
 
 def window_ranges(
-    words: Sequence[int], cfg: MarkdownConfig, tokens: Sequence[int] | None = None
+    words: Sequence[int],
+    cfg: MarkdownConfig,
+    tokens: Sequence[int] | None = None,
+    leads: Sequence[bool] | None = None,
 ) -> list[tuple[int, int]]:
     """[start, end) sentence ranges of the windows over sentences with these word counts
-    (and token counts, for `window_max_tokens`)."""
+    (and token counts, for `window_max_tokens`; `leads[i]`: sentence i belongs to an
+    outline item whose children follow it)."""
     n = len(words)
     size = cfg.window_sentences
     caps = [(words, cfg.window_max_words)]
@@ -147,12 +153,22 @@ def window_ranges(
         if out and end <= out[-1][1]:  # the cap left no room for overlap: start afresh
             start = out[-1][1]
             end = min(_window_end(counts, start, size, cap) for counts, cap in caps)
+        if leads is not None and end < n:
+            end = _before_lead(leads, start, end)
         out.append((start, end))
         if end >= n:
             break
         length = end - start
         start += max(1, length - round(length * cfg.overlap))
     return out
+
+
+def _before_lead(leads: Sequence[bool], start: int, end: int) -> int:
+    """`end` moved back before the lead-in items it would end on (never to `start`)."""
+    k = end
+    while k > start and leads[k - 1]:
+        k -= 1
+    return k if k > start else end
 
 
 def _window_end(words: Sequence[int], start: int, size: int, cap: int) -> int:

@@ -58,8 +58,9 @@ def _header(
     if c.retrieval_score is not None:
         meta.append(f"retrieval {c.retrieval_score:.2f}")
     parts.append(f'<span class="meta">{_e(" · ".join(meta))}</span>')
-    if c.section_path:
-        parts.append(f'<div class="meta">{_e(" › ".join(c.section_path))}</div>')
+    if c.section_path or c.outline_path:
+        path = " › ".join((*c.section_path, *c.outline_path))
+        parts.append(f'<div class="meta">{_e(path)}</div>')
     if c.flags:
         parts.append("<div>" + "".join(f'<code class="flag">{_e(f)}</code>' for f in c.flags))
         parts.append("</div>")

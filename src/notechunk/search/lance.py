@@ -69,6 +69,8 @@ def _arrow_type(name: str, values: Sequence[Any]) -> Any:
         "retrieval_score": pa.float64(),
         "resolved": pa.map_(pa.string(), pa.string()),
         "acronyms": pa.map_(pa.string(), pa.string()),
+        "outline_path": pa.list_(pa.string()),
+        "properties": pa.map_(pa.string(), pa.string()),
     }
     if name in known:
         return known[name]

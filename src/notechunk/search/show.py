@@ -50,10 +50,11 @@ def where(c: Chunk) -> str:
 
 
 def context(c: Chunk) -> str:
-    """The heading path (or sheet and group) a reader needs to place the chunk."""
+    """The heading and outline path (or sheet and group) a reader needs to place the
+    chunk."""
     if c.source_type == "spreadsheet":
         return " › ".join(p for p in (c.title, c.sheet or "", c.group or "") if p)
-    return " › ".join(c.section_path) or c.title
+    return " › ".join((*c.section_path, *c.outline_path)) or c.title
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:
