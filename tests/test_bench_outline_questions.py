@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CORPORA
 
+from conftest import CORPORA
 from notechunk.evaluate.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
