@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+import notechunk
 from chunks import chunk_markdown
 from notechunk.config import Config, config_from_dict
 from notechunk.markdown.sections import make_parser, parse_markdown_sections
@@ -132,3 +133,34 @@ def test_window_ranges_step_back_before_leads(
 ) -> None:
     md = _cfg(window_sentences=3, overlap=0, window_max_words=0).markdown
     assert window_ranges([5] * 5, md, None, leads) == expected
+
+
+def test_a_heading_bullet_with_no_children_is_an_item_not_a_heading() -> None:
+    """`- ### X` heads the items nested under it; alone in its item it heads nothing, so
+    it is the item's text (as a heading its words would be in no chunk)."""
+    doc = (
+        "- ## Health Probe\n"
+        "\t- Process health checks are done by the kubelet.\n"
+        "\t- ### Readiness Probe\n"
+        "\t- ### Liveness Probe\n"
+    )
+    [chunk] = notechunk.chunk_markdown_text(doc)
+    assert chunk.section_path == ("Health Probe",)
+    assert "- Readiness Probe" in chunk.text and "- Liveness Probe" in chunk.text
+    assert "#" not in chunk.text
+
+
+def test_a_window_that_starts_inside_a_long_item_names_the_item() -> None:
+    """A long item cut between windows: the later window's outline path ends with the
+    item's opening words, which say what its sentences are about."""
+    sentences = " ".join(f"Fact number {k} about the component holds here." for k in range(40))
+    doc = f"# Vue\n\n- Components\n\t- In the object we put two things. {sentences}\n"
+    chunks = notechunk.chunk_markdown_text(doc)
+    assert len(chunks) > 1
+    assert chunks[0].outline_path == ()
+    for later in chunks[1:]:
+        assert later.outline_path == (
+            "Components",
+            "In the object we put two things. Fact number 0 about the…",
+        )
+        assert "Components > In the object we put two things." in later.embed_text

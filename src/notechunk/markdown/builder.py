@@ -95,11 +95,7 @@ class Builder:
         self.toc_flags.append(toc)
 
     def _short(self, text: str) -> str:
-        """An item's first line cut to `parent_words` words (what its children carry)."""
-        words = text.strip().split("\n", 1)[0].split()
-        if len(words) <= self.parent_words:
-            return " ".join(words)
-        return " ".join(words[: self.parent_words]) + "…"
+        return first_words(text, self.parent_words)
 
     def finish(self) -> None:
         self._text_pending()
@@ -214,3 +210,11 @@ def place(sections: list[Section], units: list[Unit]) -> list[Section]:
             s = Section(path=s.path, level=s.level, lines=s.lines, units=tuple(merged), toc=s.toc)
         out.append(s)
     return out
+
+
+def first_words(text: str, n: int) -> str:
+    """An item's first line cut to `n` words (what its children carry as its name)."""
+    words = text.strip().split("\n", 1)[0].split()
+    if len(words) <= n:
+        return " ".join(words)
+    return " ".join(words[:n]) + "…"

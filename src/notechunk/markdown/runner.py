@@ -4,14 +4,15 @@ tiny-section merge -> bullet merge); `layout_markdown` is what `inspect` shows o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from notechunk.chunk import Piece, Pieces
 from notechunk.config import Config
+from notechunk.markdown.builder import first_words
 from notechunk.markdown.logseq import journal_date, namespace_title
-from notechunk.markdown.model import Section
+from notechunk.markdown.model import Section, Unit
 from notechunk.markdown.sections import BlockParser, ParsedMarkdown, parse_markdown_sections
 from notechunk.markdown.tiny import common_parent, inline_text, merge_tiny_sections
 from notechunk.markdown.windows import (
@@ -127,6 +128,22 @@ def _dedent(text: str) -> str:
     return "\n".join(line[min(n, len(line) - len(line.lstrip(" "))) :] for line in lines)
 
 
+_MARKER = re.compile(r"^\s*(?:[-*+]|[0-9]{1,9}[.)]|[A-Za-z]{1,3}[.)])[ \t]+")
+
+
+def _outline_of(
+    units: Sequence[Unit], sentences: Sequence[Sentence], first: int, n: int
+) -> tuple[str, ...]:
+    """The outline a window starting at sentence `first` stands under: its unit's
+    parents, and, when it starts after the unit's first sentence (a long item cut
+    between windows), the unit's own opening words, which say what the rest is about."""
+    unit = sentences[first].unit
+    outline = units[unit].outline
+    if units[unit].depth and first and sentences[first - 1].unit == unit:
+        return (*outline, first_words(_MARKER.sub("", units[unit].text, count=1), n))
+    return outline
+
+
 def markdown_pieces(
     text: str,
     source: str,
@@ -144,6 +161,7 @@ def markdown_pieces(
     lay = layout_markdown(text, cfg, segmenter, parser, tokens, refs)
     sections = lay.parsed.sections
     unresolved = lay.parsed.unresolved
+    parent_words = cfg.markdown.parent_words
     pieces: list[Piece] = []
     all_paths = [s.path for s in sections]
     for w in lay.windows:
@@ -154,7 +172,7 @@ def markdown_pieces(
         if unresolved and any(lines[0] <= k <= lines[1] for k in unresolved):
             flags = (*flags, "unresolved_ref")
         sec0, first0, _ = w.parts[0]
-        outline = sections[sec0].units[lay.sentences[sec0][first0].unit].outline
+        outline = _outline_of(sections[sec0].units, lay.sentences[sec0], first0, parent_words)
         text = _dedent(window_text(w, lay.sentences))
         if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
             text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))

@@ -132,6 +132,12 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
         b.add(unit, toc, lead=text)
 
 
+def _alone_in_item(tokens: Sequence[Token], after: int) -> bool:
+    """The list item's heading (`- ## X`) is all the item holds: with no children it
+    heads nothing, so it stays an item's text (else its words would be in no chunk)."""
+    return after >= len(tokens) or tokens[after].type == "list_item_close"
+
+
 def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[tuple[int, int]]:
     """Feed tokens to the builder; return the (0-based, end-exclusive) line spans consumed."""
     covered: list[tuple[int, int]] = []
@@ -153,7 +159,12 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 title = " ".join(title.split())
                 if tok.level == 0 and title:
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)
-                elif title and pending_prefix and tok.level == 2 * len(prefixes):
+                elif (
+                    title
+                    and pending_prefix
+                    and tok.level == 2 * len(prefixes)
+                    and not _alone_in_item(tokens, i + 3)
+                ):
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)  # `- ## X`
                     b.heading_item()
                     pending_prefix = ""
