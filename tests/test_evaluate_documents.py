@@ -34,7 +34,7 @@ def test_documents_include_sheet_rows_of_every_format(tmp_path: Path) -> None:
         ["Kaveri", "Talakaveri"],
     ]
     write_xlsx(src / "rivers.xlsx", rows, title="Rivers")
-    (src / "ignored.txt").write_text("not a note", encoding="utf-8")
+    (src / "ignored.pdf").write_bytes(b"%PDF-1.4 not a note")
     got = load_documents(src, Config())
     by_source = {d.source: d for d in got.documents}
     assert list(by_source) == [

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from notechunk.chunk import count_words
+from notechunk.chunk import count_words, unspaced_text
 from notechunk.config import MarkdownConfig
 from notechunk.markdown.model import Section, Unit
 from notechunk.segment.base import Segmenter
@@ -73,11 +73,12 @@ def section_sentences(section: Section, segmenter: Segmenter, max_words: int = 0
         if m:  # the marker belongs to the first sentence, not to the segmenter's input
             prefix, text = m.group(0), text[m.end() :]
         multiline = "\n" in text
+        unspaced = unspaced_text(text)  # Chinese or Japanese: words counted by characters
         line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
         for n, (s, e) in enumerate(segmenter.spans(text)):
             parts = text[s:e].split()
             sentence = " ".join(parts)
-            words = len(parts)
+            words = count_words(sentence) if unspaced else len(parts)
             if n == 0 and prefix:
                 sentence = prefix + sentence
                 words += 1  # the prefix is one word, "-"
