@@ -25,6 +25,7 @@ from notechunk.errors import InputError
 from notechunk.finish import finish_file
 from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
+from notechunk.markdown.account import line_account
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
@@ -90,7 +91,8 @@ def process_markdown(rel: str, data: bytes, cfg: Config, tools: Tools) -> FileRe
         return failed(rel, "chunk", "out of memory while chunking this note")
     except RecursionError:
         return failed(rel, "chunk", "structure nested too deeply to chunk")
-    return FileResult(source=rel, chunks=chunks)
+    account = line_account(decoded.text, rel, chunks, pieces.skipped)
+    return FileResult(source=rel, chunks=chunks, accounts=(account,))
 
 
 def markdown_limit(cfg: Config) -> int:

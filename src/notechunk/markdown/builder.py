@@ -11,7 +11,8 @@ import re
 from bisect import bisect_right
 
 from notechunk.markdown.clean import clean_inline
-from notechunk.markdown.model import Section, Skipped, Unit
+from notechunk.chunk import SkippedLines
+from notechunk.markdown.model import Section, Unit
 from notechunk.markdown.toc import toc_heading, toc_runs
 
 _REF_DEF = re.compile(r"\s{0,3}\[[^\[\]]+\]:\s*\S")
@@ -37,7 +38,7 @@ class Builder:
         self.toc_heading = False
         self.pending: list[tuple[str, Unit]] = []  # bold headings waiting for content
         self.tags: list[str] = []
-        self.skipped: list[Skipped] = []
+        self.skipped: list[SkippedLines] = []
 
     def heading(
         self, level: int, title: str, line: int, *, real: bool = True, raw: str = ""
@@ -47,6 +48,11 @@ class Builder:
         self._open(level, title, line, raw)
         if real:
             self.hash_level = level
+
+    def skip(self, reason: str, first: int, last: int) -> None:
+        """Lines `first`..`last` (1-based) are not content: say why."""
+        text = "\n".join(self.lines[first - 1 : last]).strip()
+        self.skipped.append(SkippedLines(first=first, last=last, reason=reason, text=text))
 
     def candidate(self, title: str, unit: Unit) -> None:
         """A bold-only paragraph: a heading if content follows before the next heading."""

@@ -126,4 +126,5 @@ def markdown_pieces(
         created=parsed.created,
         tags=parsed.tags,
         flags=("recovered_text",) if parsed.recovered_lines else (),
+        skipped=parsed.skipped,
     )

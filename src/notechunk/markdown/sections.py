@@ -21,7 +21,7 @@ from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
-from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
+from notechunk.markdown.model import ParsedMarkdown, Section, Unit
 from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
 from notechunk.markdown.onenote import page_header
 from notechunk.markdown.pandoc import is_page_number, marker_text
@@ -193,7 +193,7 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
             return prefix
     text = clean_inline(inline_fields(raw)).strip()
     if level == 0 and not prefix and len(text) <= 40 and is_page_number(text):
-        b.skipped.append(Skipped(reason="page_number", first_line=first, last_line=last, text=text))
+        b.skip("page_number", first, last)
         return prefix
     _prose(b, prefix, text, first, last, 1 if toc_entry(raw) else 0)
     return ""
