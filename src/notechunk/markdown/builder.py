@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 
-from notechunk.markdown.clean import clean_inline
 from notechunk.chunk import SkippedLines
+from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.model import Section, Unit
 from notechunk.markdown.toc import toc_heading, toc_runs
 
@@ -39,6 +40,7 @@ class Builder:
         self.pending: list[tuple[str, Unit]] = []  # bold headings waiting for content
         self.tags: list[str] = []
         self.skipped: list[SkippedLines] = []
+        self.added = 0  # units added so far
 
     def heading(
         self, level: int, title: str, line: int, *, real: bool = True, raw: str = ""
@@ -54,6 +56,9 @@ class Builder:
         text = "\n".join(self.lines[first - 1 : last]).strip()
         self.skipped.append(SkippedLines(first=first, last=last, reason=reason, text=text))
 
+    def skipped_at(self, first: int) -> bool:
+        return bool(self.skipped) and self.skipped[-1].first == first
+
     def candidate(self, title: str, unit: Unit) -> None:
         """A bold-only paragraph: a heading if content follows before the next heading."""
         self.pending.append((title, unit))
@@ -65,8 +70,10 @@ class Builder:
             pending, self.pending = self.pending, []
             for title, cand in pending:
                 self._open(min(self.hash_level + 1, 7), title, cand.first_line, "")
+                self.skip("heading", cand.first_line, cand.last_line)
         self.units.append(unit)
         self.toc_flags.append(toc)
+        self.added += 1
 
     def finish(self) -> None:
         self._text_pending()
@@ -127,8 +134,15 @@ class Builder:
             )
 
 
-def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -> list[Unit]:
-    """Units for non-blank lines no token accounted for (text the parser dropped)."""
+def recover(
+    lines: list[str],
+    covered: list[tuple[int, int]],
+    meta_lines: int,
+    skip: Callable[[str, int, int], None],
+) -> list[Unit]:
+    """Units for non-blank lines no token accounted for (text the parser dropped); the
+    lines that are not text (a link definition, a fence, a rule, markup only) go to
+    `skip` with their reason."""
     mask = bytearray(len(lines))
     for start, end in covered:
         mask[start:end] = b"\x01" * (min(end, len(lines)) - start)
@@ -145,8 +159,18 @@ def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -
         if idx < meta_lines or mask[idx] or not line.strip():
             flush()
             continue
-        if _REF_DEF.match(line) or _FENCE_LINE.match(line) or _HR_LINE.match(line):
+        reason = (
+            "link_definition"
+            if _REF_DEF.match(line)
+            else "fence"
+            if _FENCE_LINE.match(line)
+            else "rule"
+            if _HR_LINE.match(line)
+            else None
+        )
+        if reason is not None:
             flush()
+            skip(reason, idx + 1, idx + 1)
             continue
         m = _CONTAINER_PREFIX.match(line)
         text = clean_inline(line[m.end() :] if m else line).strip()
@@ -154,6 +178,7 @@ def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -
             run.append((idx + 1, text))
         else:
             flush()
+            skip("markup", idx + 1, idx + 1)
     flush()
     return out
 

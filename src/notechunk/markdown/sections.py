@@ -72,10 +72,14 @@ def parse_markdown_sections(
     covered = _walk(prep.tokens, b, prep.markers) + prep.covered
     b.finish()
     sections = b.sections
-    recovered = recover(prep.lines, covered, fm.lines)
+    recovered = recover(prep.lines, covered, fm.lines, b.skip)
     if recovered:
         sections = place(sections, recovered)
-    sections, page_title, created = page_header(sections)
+    sections, page_title, created, header = page_header(sections)
+    if fm.lines:
+        b.skip("front_matter", 1, fm.lines)
+    for unit in header:
+        b.skip("page_header", unit.first_line, unit.last_line)
     return ParsedMarkdown(
         metadata=fm.metadata,
         sections=tuple(sections),
@@ -83,7 +87,7 @@ def parse_markdown_sections(
         title=fm.title or page_title,
         created=created or fm.metadata.get("created") or None,
         tags=tuple(dict.fromkeys([*fm.tags, *b.tags])),
-        skipped=tuple(b.skipped),
+        skipped=(*prep.skipped, *b.skipped),
     )
 
 
@@ -102,6 +106,18 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
     text = text.strip()
     if text:
         b.add(Unit(kind="prose", text=prefix + text, first_line=first, last_line=last), toc)
+    else:
+        b.skip(_empty_reason(b.lines[first - 1 : last], tags), first, last)
+
+
+def _empty_reason(lines: list[str], tags: list[str]) -> str:
+    """Why a block left no text: an image, a comment, tags only, or markup only."""
+    raw = "\n".join(lines)
+    if "![" in raw or "<img" in raw.lower():
+        return "image"
+    if "<!--" in raw:
+        return "comment"
+    return "tags" if tags else "markup"
 
 
 def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[tuple[int, int]]:
@@ -115,6 +131,8 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
         t = tok.type
         if tok.map is not None and t in ("fence", "code_block", "html_block", "hr"):
             covered.append((tok.map[0], tok.map[1]))
+            if t == "hr":
+                b.skip("rule", tok.map[0] + 1, tok.map[1])
         if t in ("heading_open", "paragraph_open") and tok.map is not None and i + 1 < n:
             covered.append((tok.map[0], tok.map[1]))
             raw = _inline_source(tokens[i + 1].content)
@@ -125,9 +143,12 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 title = " ".join(title.split())
                 if tok.level == 0 and title:
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)
+                    b.skip("heading", first, last)
                 elif title:
                     _prose(b, pending_prefix, title, first, last)
                     pending_prefix = ""
+                else:
+                    b.skip("empty_heading", first, last)
             else:
                 pending_prefix = _paragraph(b, raw, first, last, tok.level, pending_prefix)
             i += 3
@@ -156,12 +177,16 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                     last_line=tok.map[1],
                 )
                 b.add(unit, 2 if toc_fence(info) else 0)
+            else:
+                b.skip("empty_code", tok.map[0] + 1, tok.map[1])
         elif t == "html_block" and tok.map is not None:
             i = _html(tokens, i, b, pending_prefix, covered)
             pending_prefix = ""
             continue
         elif t == "table_open" and tok.map is not None:
             covered.append((tok.map[0], tok.map[1]))
+            if tok.level == 0:  # its header and delimiter row: the names are in every row
+                b.skip("table_header", tok.map[0] + 1, min(tok.map[0] + 2, tok.map[1]))
             i = _table(tokens, i, b)
             continue
         elif isinstance(tok, UnitsToken):
@@ -178,6 +203,7 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
         title = pandoc_heading(raw)
         if title is not None:
             b.heading(PANDOC_HEADING_LEVEL, title, first, real=False)
+            b.skip("heading", first, last)
             return prefix
     box = callout(raw) if lead == "[" else None
     if box is not None:
@@ -216,15 +242,22 @@ def _html(
             last = nxt.map[1]
         parts.append(nxt.content)
         i += 1
+    before = b.added
+    heading = False
     for item in html_items("\n".join(parts)):
         if item.kind == "heading" and level == 0:
             b.heading(item.level, item.text, first)
+            heading = True
         elif item.kind == "row":
             b.add(Unit(kind="row", text=item.text, first_line=first, last_line=last))
         else:
             text = item.text.lstrip(" ")  # a nested HTML list item keeps its indentation
             _prose(b, prefix + item.text[: len(item.text) - len(text)], text, first, last)
             prefix = ""
+    if heading and b.added == before:  # a block of headings only
+        b.skip("heading", first, last)
+    elif not heading and b.added == before and not b.skipped_at(first):
+        b.skip(_empty_reason(b.lines[first - 1 : last], []), first, last)
     return i
 
 
