@@ -222,6 +222,7 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
         reports=got.reports,
         errors=got.errors,
         cfg=cfg,
+        accounts=got.accounts,
         glossary=got.glossary,
     )
     # `where` keeps the source of each chunk a duplicate points to (it comes first)
@@ -235,7 +236,9 @@ def _write(got: Gathered, staging: Path, cfg: Config, progress: Progress | None)
             yield c
 
     step(2)
-    extras = Corpus(discarded=got.discarded, reports=got.reports, errors=got.errors)
+    extras = Corpus(
+        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
+    )
     stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
     step(3)
     return metrics
@@ -283,6 +286,7 @@ def collect(
                 reports=got.reports,
                 errors=got.errors,
                 glossary=got.glossary,
+                accounts=got.accounts,
             )
             key = run_key(cfg, cfg_key, got.keys, got.errors, user)
     return Collected(files=got.files, corpus=corpus, run_key=key, paths=got.paths)
