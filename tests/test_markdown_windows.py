@@ -149,7 +149,8 @@ def test_long_code_block_is_split_at_line_boundaries() -> None:
     assert all(c.text.startswith("```python\n") and c.text.endswith("\n```") for c in chunks)
     lines = [line for c in chunks for line in c.text.split("\n")[1:-1]]
     assert lines == body.split("\n")  # every line once, in order
-    assert chunks[0].lines[0] == 4 and chunks[-1].lines[1] == 63
+    # the block's fence lines are in its first and last pieces' `lines` (issue 22)
+    assert chunks[0].lines[0] == 3 and chunks[-1].lines[1] == 64
 
 
 def test_long_row_is_split_between_cells() -> None:
