@@ -128,9 +128,7 @@ def _unaccounted(root: Path, tools: tuple[Config, Tools]) -> list[str]:
 @pytest.mark.corpus
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["notes-md", "notes-messy", "notes-outline"])
-def test_no_line_of_a_shared_corpus_is_unaccounted(
-    name: str, tools: tuple[Config, Tools]
-) -> None:
+def test_no_line_of_a_shared_corpus_is_unaccounted(name: str, tools: tuple[Config, Tools]) -> None:
     lost = _unaccounted(corpus(name), tools)
     assert not lost, "\n".join(lost[:20])
 
