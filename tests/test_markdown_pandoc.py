@@ -120,4 +120,4 @@ def test_page_number_paragraph_is_skipped_with_its_reason() -> None:
     parsed = parse_markdown_sections("Text before.\n\nPage 3 of 10\n\nText after.\n")
     assert [u.text for u in parsed.sections[0].units] == ["Text before.", "Text after."]
     (skip,) = parsed.skipped
-    assert (skip.reason, skip.first_line, skip.text) == ("page_number", 3, "Page 3 of 10")
+    assert (skip.reason, skip.first, skip.text) == ("page_number", 3, "Page 3 of 10")
