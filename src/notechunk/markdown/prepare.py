@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING
 from notechunk.chunk import SkippedLines
 from notechunk.markdown.model import Unit
 from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
-from notechunk.markdown.pandoc import rewrite_fancy_lists
+from notechunk.markdown.pandoc import (
+    GLYPH_HINT,
+    PAGE_HINT,
+    page_number_lines,
+    rewrite_fancy_lists,
+    rewrite_glyph_bullets,
+)
 from notechunk.markdown.parse import BlockParser, Token, UnitsToken, moved, tokens_of
 from notechunk.markdown.tables import find_tables
 
@@ -50,7 +56,9 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
     comments = "%%" in body
     tables = _TABLE_HINT.search(body) is not None
     fancy = _FANCY_HINT.search(body) is not None
-    if not (admonitions or comments or tables or fancy):
+    glyphs = GLYPH_HINT.search(body) is not None
+    pages = PAGE_HINT.search(body) is not None
+    if not (admonitions or comments or tables or fancy or glyphs or pages):
         return Prepared(tokens, lines)
     skip = bytearray(len(lines))
     skip[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
@@ -86,6 +94,11 @@ def prepare(body: str, parser: BlockParser | MarkdownIt, meta_lines: int) -> Pre
             skipped += _table_skips(new, table.first, table.last, table.rows)
             for k in range(table.first, table.last + 1):
                 new[k] = ""
+    for k in page_number_lines(new, skip) if pages else ():
+        skipped.append(_skipped("page_number", k, new[k]))
+        new[k] = ""
+    if glyphs:
+        rewrite_glyph_bullets(new, skip)
     markers = rewrite_fancy_lists(new, skip) if fancy else {}
     if new == lines and not ads:
         return Prepared(tokens, lines)
