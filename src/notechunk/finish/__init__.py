@@ -29,7 +29,7 @@ from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
-from notechunk.finish.quality import assess
+from notechunk.finish.quality import assess, trim_context_dead
 from notechunk.finish.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
 
@@ -64,6 +64,27 @@ def _normalize_line(line: str) -> str:
 
 
 _GENERIC_NAMES = frozenset({"readme", "index", "_index", "home", "notes", "untitled"})
+_EXPORT_EXTENSIONS = frozenset(
+    """docx doc odt rtf pdf html htm xhtml pptx ppt odp key pages epub txt md markdown
+    one onepkg enex xlsx xls csv""".split()
+)
+_NOTION_ID = re.compile(r"[ _-]*[0-9a-f]{32}$", re.IGNORECASE)
+
+
+def clean_title(stem: str) -> str:
+    """A file stem without what exporters add (SPEC v3): the source's own extension
+    ("Torts.docx" -> "Torts", "Notes.pdf.md" already lost ".md") and Notion's 32-hex id
+    ("Page 1a2b...9f" -> "Page"), as many times as they were stacked."""
+    while True:
+        head, dot, ext = stem.rpartition(".")
+        if dot and head.strip() and ext.lower() in _EXPORT_EXTENSIONS:
+            stem = head
+            continue
+        cut = _NOTION_ID.sub("", stem)
+        if cut != stem and cut.strip():
+            stem = cut
+            continue
+        return stem
 
 
 def title_from_name(source: str) -> str:
@@ -71,9 +92,9 @@ def title_from_name(source: str) -> str:
     ("history/bhakti-movement.md" -> "bhakti movement"). A generic name (README, index)
     says nothing, so its folder names the document ("law/torts/README.md" -> "torts")."""
     path = PurePosixPath(source)
-    stem = path.stem
+    stem = clean_title(path.stem)
     if stem.casefold() in _GENERIC_NAMES and path.parent.name:
-        stem = path.parent.name
+        stem = clean_title(path.parent.name)
     cleaned = " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
     return unicodedata.normalize("NFC", cleaned) or stem
 
@@ -127,10 +148,14 @@ def finish_file(
     config when not given), and a chunk whose `embed_text` grew is counted again.
     """
     title = doc.title if doc.title is not None else title_from_name(doc.source)
-    drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
+    drafts = [
+        (piece, *trim_context_dead(text, cfg.context_dead))
+        for piece in doc.pieces
+        if (text := normalize_text(piece.text))
+    ]
     embeds = [
         embed_text(context_parts(title, p.section_path, p.sheet, p.group), text)
-        for p, text in drafts
+        for p, text, _ in drafts
     ]
     counts: list[int | None] = [None] * len(drafts)
     if tokens is None and cfg.tokenizer:
@@ -139,8 +164,8 @@ def finish_file(
         counts = [n + tokens.overhead for n in tokens.count(embeds)]
     seen: dict[str, int] = {}
     out: list[Chunk] = []
-    for (piece, text), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
-        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg)
+    for (piece, text, trimmed), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
+        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg, trimmed)
         n = seen.get(chunk.id)
         seen[chunk.id] = 0 if n is None else n + 1
         if n is not None:
@@ -178,9 +203,11 @@ def _finish_piece(
     embedded: str,
     token_count: int | None,
     cfg: Config,
+    trimmed: tuple[str, ...] = (),
 ) -> Chunk:
     words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
-    flags = (*piece.flags, *doc.flags, *extra)
+    cut = tuple(f"context_dead_trimmed:{phrase}" for phrase in trimmed)
+    flags = (*piece.flags, *doc.flags, *cut, *extra)
     if piece.omit_reason is not None:
         omit = True
         flags = (*flags, piece.omit_reason)
