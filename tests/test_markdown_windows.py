@@ -73,9 +73,12 @@ def test_bullet_merge_forward_records_both_paths() -> None:
     assert len(chunks) == 1
     c = chunks[0]
     assert "merged_bullets" in c.flags
-    assert c.section_path == ("Rivers", "Peninsular")
+    # SPEC v3 (issue 22): the common parent's path, every merged heading inline, so the
+    # Ganga is not indexed under "Peninsular"
+    assert c.section_path == ("Rivers",)
     assert c.section_paths == (("Rivers", "Peninsular"), ("Rivers", "Himalayan"))
-    assert c.text.startswith("- Godavari\n- Krishna\nThe Ganga")
+    assert c.text.startswith("Peninsular:\n- Godavari\n- Krishna\nHimalayan: The Ganga")
+    assert c.embed_text.startswith("r > Rivers\nPeninsular:")
     assert c.lines == (3, 7)
 
 

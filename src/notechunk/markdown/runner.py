@@ -3,7 +3,7 @@ tiny-section merge -> bullet merge); `layout_markdown` is what `inspect` shows o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from notechunk.chunk import Piece, Pieces
@@ -104,13 +104,19 @@ def markdown_pieces(
         paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
         flags = ("merged_bullets",) if w.merged else ()
         text = window_text(w, lay.sentences)
-        if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
-            text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
+        if w.inline:
             flags = (*flags, "merged_sections")
+        if len(paths) > 1:  # sections merged (tiny ones, or bullets forward): the common
+            # parent's path, every other section's heading inline, so each is indexed
+            parent = common_parent(paths)
+            secs = dict.fromkeys(sec for sec, _, _ in w.parts)
+            labelled = replace(w, inline=tuple(s for s in secs if all_paths[s] != parent))
+            render = lambda part: window_text(part, lay.sentences)  # noqa: E731
+            text = inline_text(labelled, all_paths, render, parent)
         pieces.append(
             Piece(
                 text=text,
-                section_path=common_parent(paths) if w.inline else paths[0],
+                section_path=common_parent(paths) if len(paths) > 1 else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
                 lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
                 flags=flags,
