@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from notechunk.chunk import SkippedLines
 from notechunk.markdown.clean import clean_inline
@@ -20,6 +21,16 @@ _REF_DEF = re.compile(r"\s{0,3}\[[^\[\]]+\]:\s*\S")
 _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+•][ \t]|\d{1,9}[.)][ \t]))+")
 _FENCE_LINE = re.compile(r"\s*(?:```|~~~)")
 _HR_LINE = re.compile(r"\s{0,3}(?:[-*_][ \t]*){3,}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """The heading stack at one point of the walk (saved when an HTML card opens)."""
+
+    stack: tuple[tuple[int, str], ...]
+    level: int
+    hash_level: int
+    toc_heading: bool
 
 
 class Builder:
@@ -55,6 +66,22 @@ class Builder:
         """Lines `first`..`last` (1-based) are not content: say why."""
         text = "\n".join(self.lines[first - 1 : last]).strip()
         self.skipped.append(SkippedLines(first=first, last=last, reason=reason, text=text))
+
+    def outline(self) -> Outline:
+        """Where the heading stack stands, to come back to when a card ends."""
+        return Outline(tuple(self.stack), self.level, self.hash_level, self.toc_heading)
+
+    def restore(self, outline: Outline, line: int) -> None:
+        """Close the open section (a card's) before `line` and go back to `outline`: the
+        text from `line` on stands under the headings it stood under before the card."""
+        if tuple(self.stack) == outline.stack:
+            return  # the card had no heading of its own at this level: nothing to close
+        self._text_pending()
+        self.close(line - 1)
+        self.stack = list(outline.stack)
+        self.level, self.hash_level = outline.level, outline.hash_level
+        self.toc_heading = outline.toc_heading
+        self.start_line = line
 
     def skipped_at(self, first: int) -> bool:
         return bool(self.skipped) and self.skipped[-1].first == first
@@ -103,8 +130,8 @@ class Builder:
         path = tuple(t for _, t in self.stack)
         units, flags = self.units, self.toc_flags
         self.units, self.toc_flags = [], []
-        if not units and not path:
-            return
+        if not units and (not path or last_line < self.start_line):
+            return  # nothing, or an empty stretch after an HTML card closed
         if not path:  # text before the first heading starts where its text starts
             self.start_line = units[0].first_line
         last = min(last_line, len(self.lines))

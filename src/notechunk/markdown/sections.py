@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from notechunk.markdown.builder import Builder, place, recover
+from notechunk.markdown.builder import Builder, Outline, place, recover
 from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
@@ -244,7 +244,16 @@ def _html(
         i += 1
     before = b.added
     heading = False
+    cards: list[Outline] = []
     for item in html_items("\n".join(parts)):
+        if item.kind == "card":  # a block with its own heading: a section until its end
+            if level == 0:
+                cards.append(b.outline())
+            continue
+        if item.kind == "end":
+            if cards:
+                b.restore(cards.pop(), last + 1)
+            continue
         if item.kind == "heading" and level == 0:
             b.heading(item.level, item.text, first)
             heading = True
