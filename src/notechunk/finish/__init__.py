@@ -102,8 +102,10 @@ def title_from_name(source: str) -> str:
 def context_parts(
     title: str, section_path: Iterable[str], sheet: str | None, group: str | None
 ) -> tuple[str, ...]:
-    """The context a chunk stands in, outermost first, each part said once."""
-    raw = [title, *section_path] if sheet is None else [title, sheet, group or ""]
+    """The context a chunk stands in, outermost first, each part said once: a note's
+    title and heading path; a row's file title, sheet, sheet title (its `section_path`,
+    SPEC v3) and group."""
+    raw = [title, *section_path] if sheet is None else [title, sheet, *section_path, group or ""]
     parts: list[str] = []
     for part in raw:
         part = " ".join(part.split())
