@@ -44,9 +44,19 @@ def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, lis
         groups = groups[1:]
     rows = []
     for g in groups:
-        cells = _grid_cells([block[j] for j in g], order, ncols, spread=False)
-        rows.append((g[0], g[-1], _cell_texts(cells)))
+        lines = [block[j] for j in g]
+        cells = _grid_cells(lines, order, ncols, spread=False)
+        texts = _cell_texts(cells)
+        if ncols > 1 and _spans_all(lines, order):  # one cell across the table: a label
+            texts = [" ".join(t for t in texts if t)]  # row, not the first column's value
+        rows.append((g[0], g[-1], texts))
     return headers, rows
+
+
+def _spans_all(lines: list[str], bounds: list[int]) -> bool:
+    """Whether no line of a row has a separator on an inner column edge."""
+    inner = set(bounds[1:-1])
+    return all(not (ch in "|+" and col in inner) for line in lines for col, ch in columns(line))
 
 
 def _grid_cells(rows: list[str], bounds: list[int], ncols: int, *, spread: bool) -> list[list[str]]:
