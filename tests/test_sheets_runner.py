@@ -358,6 +358,16 @@ def test_the_sheet_title_row_joins_every_rows_context(tmp_path: Path) -> None:
     assert [c.section_path for c in process_sheet(untitled, "plain.xlsx", CFG).chunks] == [()]
 
 
+def test_sheet_title_is_the_first_one_cell_row_a_merged_cell_counted_once() -> None:
+    from notechunk.sheets.model import SheetRow
+    from notechunk.sheets.runner import sheet_title
+
+    note = SheetRow(number=1, cells=("Source", "NCERT"))
+    merged = SheetRow(number=2, cells=("Passes  of India", "Passes  of India", ""))
+    assert sheet_title([note, merged]) == "Passes of India"
+    assert sheet_title([note]) is None and sheet_title([]) is None
+
+
 def test_a_repeated_page_header_is_discarded(tmp_path: Path) -> None:
     rows: list[list[object]] = [["REPORT"], ["Name", "Acres"], ["Acadia", 49075], ["Adams", 23]]
     rows += [["REPORT"], ["Name", "Acres"], ["Arches", 76679]]

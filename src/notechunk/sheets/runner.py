@@ -160,11 +160,11 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
 
 def sheet_title(above: Sequence[SheetRow]) -> str | None:
     """The sheet's title (SPEC v3): the text of the first one-cell row above the header
-    ("Important Mountain Passes of India"), or None."""
+    ("Important Mountain Passes of India", a merged cell counted once), or None."""
     for row in above:
-        cells = [c.strip() for c in row.cells if c.strip()]
+        cells = {c.strip() for c in row.cells if c.strip()}  # a merged title repeats
         if len(cells) == 1:
-            return " ".join(cells[0].split())
+            return " ".join(next(iter(cells)).split())
     return None
 
 
