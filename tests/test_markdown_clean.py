@@ -49,6 +49,8 @@ def test_clean_inline(raw: str, clean: str) -> None:
         # images: a placeholder or a file name is not text
         ("![Exported image](Exported%20image%2020251125.png) after", " after"),
         ("![image12.png](media/image12.png)", ""),
+        ('![flatteningofliquidsurface](media/image80.jpeg){width="2.6in"}', ""),
+        ("![Map of the Indus sites](m.png)", "Map of the Indus sites"),
         # Obsidian: wikilink section tails, same-page links, block refs, highlights
         (
             "[[Hematology#Anemia]], [[#Local heading]], [[Note#^block1]]",

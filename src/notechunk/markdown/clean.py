@@ -218,9 +218,12 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
 
 def _image_alt(m: re.Match[str]) -> str:
     """An image keeps its alt text when it says something ("Map of the Indus sites"),
-    not when it is a placeholder or a file name ("Exported image", "image12.png")."""
+    not when it is a placeholder or a file name ("Exported image", "image12.png") or a
+    label squashed into one lower-case word ("flatteningofliquidsurface")."""
     alt = m.group(1).strip()
     if alt.lower() in _GENERIC_ALT or _FILE_NAME.search(alt) or alt.lower().startswith("pasted"):
+        return ""
+    if len(alt) > 20 and alt.isalpha() and alt.islower():
         return ""
     return alt
 
