@@ -171,3 +171,24 @@ def test_uncapped_config_keeps_code_whole() -> None:
     doc = f"```\n{body}\n```\n"
     cfg = replace(Config(), markdown=cfg_md(window_max_words=0))
     assert len(chunk_markdown(doc, "c.md", cfg, PeriodSegmenter())) == 1
+
+
+def test_lines_hold_the_text_when_clean_up_removes_a_line_break() -> None:
+    """Issue 22: a pandoc attribute over two lines is removed from the text, so the text
+    has fewer line breaks than the source; each window's `lines` still hold its words."""
+    doc = (
+        "# Rectum\n\n"
+        '[check this]{.comment-start id="96"\n'
+        'author="A B" date="2025-08-12"} The rectum is surrounded by the pelvic floor.\n'
+        "The levator ani forms a sling around it. The puborectalis\n"
+        "muscle makes the anorectal angle. It matters for continence.\n"
+    )
+    cfg = replace(Config(), markdown=cfg_md(window_sentences=1, overlap=0.0))
+    chunks = chunk_markdown(doc, "r.md", cfg, PeriodSegmenter())
+    source = doc.split("\n")
+    assert len(chunks) >= 4
+    for c in chunks:
+        assert c.lines is not None
+        held = " ".join(source[c.lines[0] - 1 : c.lines[1]])
+        for word in c.text.replace(".", " ").split():
+            assert word in held, (word, c.lines, c.text)

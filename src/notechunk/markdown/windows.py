@@ -83,7 +83,11 @@ def _unit_sentences(
     m = _BULLET_PREFIX.match(text)
     if m:  # the marker belongs to the first sentence, not to the segmenter's input
         prefix, text = m.group(0), text[m.end() :]
-    multiline = "\n" in text
+    # the text's line breaks are the source's unless clean-up took some out (an attribute
+    # or comment over two lines) or put some in: then each sentence's range widens by the
+    # difference, so its `lines` always hold it (issue 22)
+    missing = unit.last_line - unit.first_line - text.count("\n")
+    short, extra = max(missing, 0), max(-missing, 0)
     line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
     for n, (s, e) in enumerate(segmenter.spans(text)):
         parts = text[s:e].split()
@@ -92,12 +96,10 @@ def _unit_sentences(
         if n == 0 and prefix:
             sentence = prefix + sentence
             words += 1  # the prefix is one word, "-"
-        first = last = unit.first_line
-        if multiline:
-            line += text.count("\n", pos, s)
-            pos = s
-            first = min(line, unit.last_line)
-            last = min(line + text.count("\n", s, e), unit.last_line)
+        line += text.count("\n", pos, s)
+        pos = s
+        first = max(min(line, unit.last_line) - extra, unit.first_line)
+        last = min(line + text.count("\n", s, e) + short, unit.last_line)
         out.append(Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words))
 
 
