@@ -104,6 +104,7 @@ def markdown_pieces(
         paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
         flags = ("merged_bullets",) if w.merged else ()
         text = window_text(w, lay.sentences)
+        first, last = min(s.first_line for s in sents), max(s.last_line for s in sents)
         if w.inline:
             flags = (*flags, "merged_sections")
         if len(paths) > 1:  # sections merged (tiny ones, or bullets forward): the common
@@ -113,12 +114,14 @@ def markdown_pieces(
             labelled = replace(w, inline=tuple(s for s in secs if all_paths[s] != parent))
             render = lambda part: window_text(part, lay.sentences)  # noqa: E731
             text = inline_text(labelled, all_paths, render, parent)
+            # the headings said inline are text: their lines are in the chunk's `lines`
+            first = min(first, *(sections[s].lines[0] for s in labelled.inline))
         pieces.append(
             Piece(
                 text=text,
                 section_path=common_parent(paths) if len(paths) > 1 else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
-                lines=(min(s.first_line for s in sents), max(s.last_line for s in sents)),
+                lines=(first, last),
                 flags=flags,
                 omit_reason="toc" if w.toc else None,
             )
