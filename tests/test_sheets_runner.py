@@ -365,6 +365,9 @@ def test_sheet_title_is_the_first_one_cell_row_a_merged_cell_counted_once() -> N
     note = SheetRow(number=1, cells=("Source", "NCERT"))
     merged = SheetRow(number=2, cells=("Passes  of India", "Passes  of India", ""))
     assert sheet_title([note, merged]) == "Passes of India"
+    census = SheetRow(number=1, cells=("table with row headers in column A",))
+    title = SheetRow(number=2, cells=("Table 1. Resident Population",))
+    assert sheet_title([census, title]) == "Table 1. Resident Population"
     assert sheet_title([note]) is None and sheet_title([]) is None
 
 

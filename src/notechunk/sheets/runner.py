@@ -160,11 +160,13 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
 
 def sheet_title(above: Sequence[SheetRow]) -> str | None:
     """The sheet's title (SPEC v3): the text of the first one-cell row above the header
-    ("Important Mountain Passes of India", a merged cell counted once), or None."""
+    ("Important Mountain Passes of India", a merged cell counted once; a row that opens
+    in lower case is a note, not a title), or None."""
     for row in above:
         cells = {c.strip() for c in row.cells if c.strip()}  # a merged title repeats
-        if len(cells) == 1:
-            return " ".join(next(iter(cells)).split())
+        text = " ".join(next(iter(cells)).split()) if len(cells) == 1 else ""
+        if text and not text[0].islower():  # "table with row headers in column A": a note
+            return text
     return None
 
 
