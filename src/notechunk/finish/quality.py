@@ -22,6 +22,7 @@ from notechunk.config import Config, ContextDeadConfig, QualityBands
 
 _LEADING_JUNK = re.compile(r"^[\s\W_]+", re.UNICODE)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:\S{1,3}|\S*\.\S*)$")  # "Dr", "Art", "B.R", "e.g"
 
 
 def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
@@ -46,13 +47,23 @@ def trim_context_dead(text: str, cfg: ContextDeadConfig) -> tuple[str, tuple[str
     rest = text
     phrases: list[str] = []
     while (phrase := context_dead_phrase(rest, cfg)) is not None:
-        m = _SENTENCE_END.search(rest)
-        after = rest[m.end() :].strip() if m is not None else ""
+        end = _pointer_end(rest)
+        after = rest[end:].strip() if end is not None else ""
         if not after:
             return text, ()
         phrases.append(phrase)
         rest = after
     return rest, tuple(phrases)
+
+
+def _pointer_end(text: str) -> int | None:
+    """Where the opening sentence ends: a line break, or `.`, `!`, `?` before a space that
+    does not close an abbreviation or an initial ("Dr.", "Art.", "B.R.")."""
+    for m in _SENTENCE_END.finditer(text):
+        if m.group() == "." and _ABBREVIATION.search(text, 0, m.start()):
+            continue
+        return m.end()
+    return None
 
 
 def classify(
