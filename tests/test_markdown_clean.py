@@ -74,6 +74,11 @@ def test_clean_inline(raw: str, clean: str) -> None:
         ),
         ("**5 * 3 = 15**", "5 * 3 = 15"),
         ("x = 5 ** 2 ** 3 here", "x = 5 ** 2 ** 3 here"),
+        # a bold cut across lines by a Word export leaves lone markers: debris (issue 22)
+        ("national income accounting.** **", "national income accounting. "),
+        ("it stood at 23.01 MT in FY20**.", "it stood at 23.01 MT in FY20."),
+        ("Harshacharita **, ** Kadambari", "Harshacharita ,  Kadambari"),  # spaces: finish
+        ("`a ** b` and `**kwargs`", "a ** b and **kwargs"),
     ],
 )
 def test_clean_inline_v2(raw: str, clean: str) -> None:

@@ -57,6 +57,7 @@ _HTML_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?/?>")
 _STRONG_STAR = re.compile(r"\*\*(?=[^\s*])((?:[^*]|\*(?!\*))+?)(?<=[^\s*])\*\*")
 _STRONG_UNDER = re.compile(r"(?<![\w_])__(?=[^\s_])((?:[^_]|_(?!_))+?)(?<=[^\s_])__(?![\w_])")
 _STRONG_LOOSE = re.compile(r"\*\*((?:[^*]|\*(?!\*))+?)\*\*")  # `**Name **`: authors' slips
+_STRAY_STRONG = re.compile(r"\*\*+")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
 _HIGHLIGHT = re.compile(r"==(?=[^\s=])((?:[^=]|=(?!=))+?)(?<=[^\s=])==")
@@ -161,7 +162,20 @@ def _emphasis(text: str) -> str:
         text = _STRONG_STAR.sub(r"\1", text)
         if "**" in text:
             text = _STRONG_LOOSE.sub(_loose_pair, text)
+        if "**" in text:
+            text = _STRAY_STRONG.sub(_stray, text)
     return text
+
+
+def _stray(m: re.Match[str]) -> str:
+    """A `**` left without its partner (a Word export's bold cut across lines:
+    "accounting.** **", "FY20**."): debris, removed; between spaced operands (`5 ** 2`)
+    it is an operator, kept."""
+    s, a, b = m.string, m.start(), m.end()
+    spaced = a >= 2 and s[a - 1] == " " and s[b : b + 1] == " "
+    if spaced and s[a - 2].isalnum() and s[b + 1 : b + 2].isalnum():
+        return m.group(0)
+    return ""
 
 
 def _loose_pair(m: re.Match[str]) -> str:
