@@ -172,3 +172,16 @@ def test_page_number_lines_never_reach_text_and_are_skipped() -> None:
         ("page_number", 2, "- 12 -"),
         ("page_number", 6, "- Page 4"),
     ]
+
+
+def test_inline_glyph_bullets_split_by_the_segmenter_read_as_list_items() -> None:
+    """A '•' run inside one paragraph (an image's OCR alt text, a pasted list) is split
+    into lines by the default segmenter; each line is a list item, '- ', not a glyph."""
+    from chunks import chunk_markdown
+    from notechunk.config import Config
+    from notechunk.segment import get_segmenter
+
+    cfg = Config()
+    doc = "# Sites\n\nSites: \u2022 Harappa on the Ravi \u2022 Mohenjo-daro on the Indus\n"
+    (c,) = chunk_markdown(doc, "s.md", cfg, get_segmenter(cfg.segmenter))
+    assert c.text == "Sites:\n- Harappa on the Ravi\n- Mohenjo-daro on the Indus"

@@ -80,7 +80,10 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
             key = (sec, s.unit)
             if pieces:  # a bullet starts a line even inside one paragraph ("• a • b")
                 pieces.append(" " if key == prev and not s.bullet else "\n")
-            pieces.append(s.text)
+            text = s.text
+            if text.startswith("\u2022"):  # ... and is a list item like any other ("- a")
+                text = "- " + text[1:].lstrip()
+            pieces.append(text)
             prev = key
     return "".join(pieces)
 
