@@ -68,10 +68,13 @@ def test_grid_table_rows_with_headers() -> None:
 
 
 def test_row_and_column_spans() -> None:
-    ((text, first, last),) = rows(SPANS)
-    assert (first, last) == (4, 8)
-    assert "Temperature 1961-1990" in text and "Earth: -89.2 °C 14 °C 56.7 °C" in text
-    assert "+" not in text and "|" not in text
+    """A cell spanning rows ("Temperature 1961-1990" beside min, mean, max) is said in
+    each of the rows it spans, so every value keeps its own label (issue 22)."""
+    assert rows(SPANS) == [
+        ("Property: Temperature 1961-1990; Property: min; Earth: -89.2 °C", 4, 8),
+        ("Property: Temperature 1961-1990; Property: mean; Earth: 14 °C", 4, 8),
+        ("Property: Temperature 1961-1990; Property: max; Earth: 56.7 °C", 4, 8),
+    ]
 
 
 def test_stacked_header_names_every_spanned_column() -> None:
