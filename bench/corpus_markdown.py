@@ -5,7 +5,8 @@ For each folder of ../shared/corpora/notes-md and notes-messy: files, chunks kep
 of kept chunks with markup leftovers (tests/markdown_measure.py), without a heading path
 (noPath), without a path or a title from the document (noP+T: front matter, OneNote
 header), without those or a file/folder name (noPTN), headings found, chunks omitted as a
-table of contents, the longest heading, kept chunks over 300 words, seconds. Default
+table of contents, the longest heading, kept chunks over 300 words, non-blank lines in
+no chunk and skipped with no reason (unacc, issue 22's line account), seconds. Default
 config and segmenter, one process. Writes bench/results/corpus_markdown.json.
 
     python bench/corpus_markdown.py [--corpus notes-md --corpus notes-messy] [--show-leftovers N]
@@ -23,9 +24,11 @@ from benchlib import ROOT, corpora_dir, write_result
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-from chunks import chunk_markdown  # noqa: E402
 from markdown_measure import document_name, leftover  # noqa: E402
 from notechunk.config import Config  # noqa: E402
+from notechunk.finish import finish_file  # noqa: E402
+from notechunk.markdown import markdown_pieces  # noqa: E402
+from notechunk.markdown.account import line_account  # noqa: E402
 from notechunk.markdown.sections import make_block_parser, parse_markdown_sections  # noqa: E402
 from notechunk.segment import get_segmenter  # noqa: E402
 
@@ -47,6 +50,7 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
             "toc_omitted",
             "over_300",
             "max_heading_words",
+            "unaccounted",
         ),
         0,
     )
@@ -64,7 +68,10 @@ def measure(folder: Path, show: int) -> dict[str, Any]:
                 row["headings"] += 1
                 row["max_heading_words"] = max(row["max_heading_words"], len(s.path[-1].split()))
             prev = s.path
-        for c in chunk_markdown(text, rel, cfg, seg, parser):
+        pieces = markdown_pieces(text, rel, cfg, seg, parser)
+        chunks = finish_file(pieces, cfg)
+        row["unaccounted"] += len(line_account(text, rel, chunks, pieces.skipped).unaccounted)
+        for c in chunks:
             row["chunks"] += 1
             if "toc" in c.flags:
                 row["toc_omitted"] += 1
@@ -97,8 +104,8 @@ def main() -> None:
     results: dict[str, Any] = {}
     head = f"{'folder':42} {'files':>5} {'kept':>6} {'left%':>6} {'noPath':>6} {'noP+T':>6}"
     head += f" {'noPTN':>6}"
-    print(head + f" {'heads':>6} {'toc':>4} {'>300':>4} {'maxH':>4} {'s':>5}")
-    for name in args.corpus or ["notes-md", "notes-messy"]:
+    print(head + f" {'heads':>6} {'toc':>4} {'>300':>4} {'maxH':>4} {'unacc':>5} {'s':>5}")
+    for name in args.corpus or ["notes-md", "notes-messy", "notes-outline"]:
         root = corpora_dir() / name
         for folder in sorted(p for p in root.iterdir() if p.is_dir()):
             r = measure(folder, args.show_leftovers)
@@ -110,7 +117,7 @@ def main() -> None:
                 f" {100 * r['pathless'] / kept:6.1f} {100 * r['pathless_untitled'] / kept:6.1f}"
                 f" {100 * r['pathless_unnamed'] / kept:6.1f}"
                 f" {r['headings']:6} {r['toc_omitted']:4} {r['over_300']:4}"
-                f" {r['max_heading_words']:4} {r['seconds']:5}"
+                f" {r['max_heading_words']:4} {r['unaccounted']:5} {r['seconds']:5}"
             )
     write_result("corpus_markdown", results)
 

@@ -105,8 +105,16 @@ def test_config_from_src_root_is_used(tmp_path: Path) -> None:
     write(src, "notechunk.toml", '[context_dead]\nphrases = ["dr"]\n')
     out = tmp_path / "o"
     assert main(["run", str(src), "--out", str(out)]) == 0
-    # the list is replaced: "Dr." is now dead, "See above" is not
-    assert [c["section_path"] for c in read_chunks(out)] == [["Fundamental Rights", "Related"]]
+    # the list is replaced: "Dr." is now dead, "See above" is not; SPEC v3: the dead opening
+    # sentence is trimmed and the rest kept
+    chunks = read_chunks(out)
+    assert [c["section_path"] for c in chunks] == [
+        ["Fundamental Rights"],
+        ["Fundamental Rights", "Related"],
+    ]
+    assert chunks[0]["text"].startswith("It lets a person move the Supreme Court")
+    assert "context_dead_trimmed:dr" in chunks[0]["flags"]
+    assert chunks[1]["text"] == "See above for the list of rights."
 
 
 def test_inspect_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -112,3 +112,43 @@ def test_quality_always_agrees_with_the_final_word_count(text: str) -> None:
     for c in finish_file(doc(Piece(text=text, lines=(1, 1))), CFG):
         assert c.word_count == count_words(c.text)
         assert c.quality == classify(c.text, c.word_count, "markdown", CFG)[0]
+
+
+def test_titles_lose_exporter_extensions_and_notion_ids() -> None:
+    """SPEC v3: a title never keeps the exporter's extension or Notion's 32-hex id."""
+    assert title_from_name("law/Torts.docx.md") == "Torts"
+    assert title_from_name("law/Crim Policy Notes.docx.md") == "Crim Policy Notes"
+    for ext in ("pdf", "html", "htm", "pptx", "odt", "DOCX"):
+        assert title_from_name(f"x/Contracts outline.{ext}.md") == "Contracts outline"
+    notion = "notion/Cell biology 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md"
+    assert title_from_name(notion) == "Cell biology"
+    assert title_from_name("notion/Exam 0123456789abcdef0123456789abcdef.docx.md") == "Exam"
+    assert title_from_name("notion/Index 0123456789abcdef0123456789abcdef/README.md") == "Index"
+    assert title_from_name("x/Version 2.1 notes.md") == "Version 2.1 notes"  # not an extension
+    assert title_from_name("x/.docx.md") == ".docx"  # nothing would be left: kept
+
+
+POINTER = "For more, see here: [[Macrophage]]"
+
+
+def test_a_context_dead_pointer_is_trimmed_and_the_rest_labelled() -> None:
+    """SPEC v3: the pointer sentence is trimmed and what is left is labelled like any
+    chunk (a 13-word list after the pointer is a kept fragment)."""
+    rest = "- Activated by IFN-gamma\n- Kills intracellular microbes\n- Presents antigen to T cells"
+    (c,) = finish_file(doc(Piece(text=f"{POINTER}\n{rest}", lines=(1, 4))), CFG)
+    assert (c.quality, c.omit, c.text) == ("fragment", False, rest)
+    assert "context_dead_trimmed:for more" in c.flags
+    assert POINTER not in c.embed_text and c.lines == (1, 4)
+
+
+def test_a_pointer_sentence_inside_a_line_is_trimmed_to_its_end() -> None:
+    text = "See also the chapter on shock. " + " ".join(f"w{i}" for i in range(40))
+    (c,) = finish_file(doc(Piece(text=text, lines=(1, 1))), CFG)
+    assert c.text.startswith("w0 ") and (c.quality, c.omit) == ("ok", False)
+
+
+def test_a_chunk_of_nothing_but_pointers_is_omitted_whole() -> None:
+    (c,) = finish_file(doc(Piece(text=f"{POINTER}\nSee also [[Neutrophil]]", lines=(1, 2))), CFG)
+    assert (c.quality, c.omit) == ("context_dead", True)
+    assert c.text == f"{POINTER}\nSee also [[Neutrophil]]"
+    assert "context_dead:for more" in c.flags

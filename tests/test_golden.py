@@ -30,6 +30,7 @@ FILES = (
     "qa/discarded_rows.json",
     "qa/discarded_rows.csv",
     "qa/enrichment.json",
+    "qa/skipped_lines.json",
     "report.html",
     "sources/index.html",
     "sources/history-bhakti-movement.md-37ccf8eb.html",

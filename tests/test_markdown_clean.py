@@ -49,6 +49,8 @@ def test_clean_inline(raw: str, clean: str) -> None:
         # images: a placeholder or a file name is not text
         ("![Exported image](Exported%20image%2020251125.png) after", " after"),
         ("![image12.png](media/image12.png)", ""),
+        ('![flatteningofliquidsurface](media/image80.jpeg){width="2.6in"}', ""),
+        ("![Map of the Indus sites](m.png)", "Map of the Indus sites"),
         # Obsidian: wikilink section tails, same-page links, block refs, highlights
         (
             "[[Hematology#Anemia]], [[#Local heading]], [[Note#^block1]]",
@@ -72,6 +74,11 @@ def test_clean_inline(raw: str, clean: str) -> None:
         ),
         ("**5 * 3 = 15**", "5 * 3 = 15"),
         ("x = 5 ** 2 ** 3 here", "x = 5 ** 2 ** 3 here"),
+        # a bold cut across lines by a Word export leaves lone markers: debris (issue 22)
+        ("national income accounting.** **", "national income accounting. "),
+        ("it stood at 23.01 MT in FY20**.", "it stood at 23.01 MT in FY20."),
+        ("Harshacharita **, ** Kadambari", "Harshacharita ,  Kadambari"),  # spaces: finish
+        ("`a ** b` and `**kwargs`", "a ** b and **kwargs"),
     ],
 )
 def test_clean_inline_v2(raw: str, clean: str) -> None:

@@ -68,10 +68,13 @@ def test_grid_table_rows_with_headers() -> None:
 
 
 def test_row_and_column_spans() -> None:
-    ((text, first, last),) = rows(SPANS)
-    assert (first, last) == (4, 8)
-    assert "Temperature 1961-1990" in text and "Earth: -89.2 °C 14 °C 56.7 °C" in text
-    assert "+" not in text and "|" not in text
+    """A cell spanning rows ("Temperature 1961-1990" beside min, mean, max) is said in
+    each of the rows it spans, so every value keeps its own label (issue 22)."""
+    assert rows(SPANS) == [
+        ("Property: Temperature 1961-1990; Property: min; Earth: -89.2 °C", 4, 8),
+        ("Property: Temperature 1961-1990; Property: mean; Earth: 14 °C", 4, 8),
+        ("Property: Temperature 1961-1990; Property: max; Earth: 56.7 °C", 4, 8),
+    ]
 
 
 def test_stacked_header_names_every_spanned_column() -> None:
@@ -116,3 +119,52 @@ def test_nested_grid_table_in_a_cell_becomes_its_rows() -> None:
     head, body = grid_rows(block)
     assert head == ["Name", "Detail"]
     assert body[0][2] == ["A", "k: x; v: 1"]
+
+
+PROS_CONS = """\
+# Remedies
+
++---------------+---------------------------------------+
+| PROS          | CONS                                  |
++===============+=======================================+
+| Cheap to      | Slow to build, and the cell text runs |
+| bring         | over two lines                        |
+|               |                                       |
+|               | - and a list in a second paragraph    |
++---------------+---------------------------------------+
+| Both columns: one cell spans this whole row           |
++---------------+---------------------------------------+
+| Quick         | Costly appeals                        |
++===============+=======================================+
+| Footer: pros  | Footer: cons                          |
++===============+=======================================+
+"""
+
+
+def test_a_grid_table_from_pandocs_syntax_is_read_whole_into_rows() -> None:
+    """Issue 22: multi-line cells, blocks in a cell, a cell spanning every column and a
+    footer (pandoc MANUAL, grid_tables) are text rows; no cell word is lost, no line of
+    the table is unaccounted, and a spanning row is not filed under the first column."""
+    from notechunk.config import Config
+    from notechunk.markdown.account import line_account
+    from notechunk.perfile import Tools, process_markdown
+
+    assert [r[0] for r in rows(PROS_CONS)] == [
+        "PROS: Cheap to bring; CONS: Slow to build, and the cell text runs over two lines "
+        "- and a list in a second paragraph",
+        "Both columns: one cell spans this whole row",
+        "PROS: Quick; CONS: Costly appeals",
+        "PROS: Footer: pros; CONS: Footer: cons",
+    ]
+    cfg = Config()
+    tools = Tools.load(cfg)
+    for doc in (PROS_CONS, FRUIT, SPANS, STACKED_HEADER, HEADERLESS):
+        result = process_markdown("t.md", doc.encode(), cfg, tools)
+        (account,) = result.accounts
+        assert account.conserved, doc
+        assert line_account(doc, "t.md", (), ()).unaccounted  # without chunks it fails
+        text = " ".join(c.text for c in result.chunks)
+        cells = [ln for ln in doc.split("\n") if ln.startswith("|")]
+        for word in " ".join(cells).replace("|", " ").replace("+", " ").split():
+            if word.strip("-=:"):
+                assert word in text, (word, doc)

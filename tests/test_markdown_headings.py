@@ -24,6 +24,9 @@ from notechunk.markdown.sections import parse_markdown_sections
         ("**Bold** then text", None),
         ("**" + " ".join(["word"] * 13) + "**", None),  # over 12 words
         ("**Two\nlines**", None),
+        ("**Fig 4.1 Income Statement Projection Comparison**", None),  # a caption (issue 22)
+        ("**Table 3: Results**", None),
+        ("**Figures of speech**", "Figures of speech"),
     ],
 )
 def test_bold_heading(content: str, title: str | None) -> None:

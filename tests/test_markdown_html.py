@@ -105,3 +105,73 @@ def test_code_and_pre_are_verbatim() -> None:
         "Output: [[1]] and **x**",
         "Returns [[1],[1,1]] or a*b*c, bold.",
     ]
+
+
+CARDS = """\
+# Monetary policy
+
+The RBI uses several instruments to steer money in the economy.
+
+<div class="card">
+<h3>Repo rate</h3>
+<p>The rate at which the RBI lends short-term money to banks.</p>
+<ul><li>Set by the Monetary Policy Committee</li><li>6.5 per cent since 2023</li></ul>
+</div>
+<div class="card">
+<h3>Cash reserve ratio</h3>
+<p>The share of deposits a bank must keep with the RBI as cash.</p>
+<ul><li>Paid no interest</li></ul>
+</div>
+
+After the cards, this paragraph is about monetary policy as a whole again.
+"""
+
+
+def test_a_block_with_its_own_heading_is_a_card_between_card_and_end_items() -> None:
+    items = html_items("<div><h3>Repo</h3><p>A rate.</p></div><p>After.</p>")
+    assert [(i.kind, i.text) for i in items] == [
+        ("card", ""),
+        ("heading", "Repo"),
+        ("prose", "A rate."),
+        ("end", ""),
+        ("prose", "After."),
+    ]
+    nested = html_items("<div class='grid'><div><h4>A</h4><p>x</p></div></div>")
+    assert [i.kind for i in nested] == ["card", "heading", "prose", "end"]  # the grid is not
+
+
+def test_html_data_cards_are_sections_kept_whole_and_end_where_the_block_ends() -> None:
+    """Issue 22: a `<div>` box with its title and facts is one section (its title the
+    heading, its facts the text), and the text after it is back under the heading before."""
+    from chunks import chunk_markdown
+    from conftest import PeriodSegmenter
+    from notechunk.config import Config
+
+    parsed = parse_markdown_sections(CARDS)
+    paths = [(s.path, [u.text for u in s.units]) for s in parsed.sections]
+    assert paths == [
+        (("Monetary policy",), ["The RBI uses several instruments to steer money in the economy."]),
+        (
+            ("Monetary policy", "Repo rate"),
+            [
+                "The rate at which the RBI lends short-term money to banks.",
+                "- Set by the Monetary Policy Committee",
+                "- 6.5 per cent since 2023",
+            ],
+        ),
+        (
+            ("Monetary policy", "Cash reserve ratio"),
+            ["The share of deposits a bank must keep with the RBI as cash.", "- Paid no interest"],
+        ),
+        (
+            ("Monetary policy",),
+            ["After the cards, this paragraph is about monetary policy as a whole again."],
+        ),
+    ]
+    chunks = chunk_markdown(CARDS, "m.md", Config(), PeriodSegmenter())
+    repo = next(c for c in chunks if "lends short-term" in c.text)
+    assert "Repo rate" in repo.embed_text and "6.5 per cent" in repo.text  # the card whole
+    crr = next(c for c in chunks if "share of deposits" in c.text)
+    assert "Cash reserve ratio" in crr.embed_text and "Paid no interest" in crr.text
+    after = next(c for c in chunks if "After the cards" in c.text)  # (the short card before
+    assert after.section_path == ("Monetary policy",)  # it may merge forward, titled inline)

@@ -219,8 +219,8 @@ def test_what_goes_is_kept_with_its_reason() -> None:
         f"- Block\n  id:: {U1}\n  :LOGBOOK:\n  CLOCK: [2024-05-02 Thu 09:00]\n  :END:\n"
         "- Run {{query (todo now)}}\n- #+BEGIN_QUERY\n  {:query [:find ?b]}\n  #+END_QUERY\n"
     )
-    skipped = parse_markdown_sections(page).skipped
-    assert [(s.reason, s.first_line, s.text.strip()) for s in skipped] == [  # by rule
+    skipped = [s for s in parse_markdown_sections(page).skipped if s.reason.startswith("logseq")]
+    assert [(s.reason, s.first, s.text.strip()) for s in skipped] == [  # by rule
         ("logseq_query", 8, "{:query [:find ?b]}"),
         ("logseq_drawer", 3, ":LOGBOOK:"),
         ("logseq_drawer", 4, "CLOCK: [2024-05-02 Thu 09:00]"),

@@ -120,4 +120,68 @@ def test_page_number_paragraph_is_skipped_with_its_reason() -> None:
     parsed = parse_markdown_sections("Text before.\n\nPage 3 of 10\n\nText after.\n")
     assert [u.text for u in parsed.sections[0].units] == ["Text before.", "Text after."]
     (skip,) = parsed.skipped
-    assert (skip.reason, skip.first_line, skip.text) == ("page_number", 3, "Page 3 of 10")
+    assert (skip.reason, skip.first, skip.text) == ("page_number", 3, "Page 3 of 10")
+
+
+GLYPHS = """\
+Bauxite is found in:
+\u25cf Lohardaga region, Jharkhand
+\u25aa Odisha, the Eastern Ghats
+  \u25e6 Koraput district
+\u25a0 Chhattisgarh
+\u2013 Madhya Pradesh
+\u2022 Gujarat
+
+-   \u25aa Khetri copper belt
+-   \u25aa Malanjkhand mines
+"""
+
+
+def test_glyph_bullets_become_list_items() -> None:
+    """Word's bullets (● ▪ ◦ ■ – •) at a line's start, alone or after a list marker, are list
+    items: one unit each, the glyph gone (issue 22)."""
+    parsed = parse_markdown_sections(GLYPHS)
+    texts = [u.text for s in parsed.sections for u in s.units]
+    assert texts == [
+        "Bauxite is found in:",
+        "- Lohardaga region, Jharkhand",
+        "- Odisha, the Eastern Ghats",
+        "  - Koraput district",
+        "- Chhattisgarh",
+        "- Madhya Pradesh",
+        "- Gujarat",
+        "- Khetri copper belt",
+        "- Malanjkhand mines",
+    ]
+
+
+def test_a_glyph_inside_a_line_or_code_is_text() -> None:
+    doc = "Rates \u2022 fall \u2013 rise\n\n```\n\u2022 kept in code\n```\n"
+    texts = [u.text for s in parse_markdown_sections(doc).sections for u in s.units]
+    assert texts == ["Rates \u2022 fall \u2013 rise", "```\n\u2022 kept in code\n```"]
+
+
+def test_page_number_lines_never_reach_text_and_are_skipped() -> None:
+    """A page-number line inside a paragraph or a list is skipped with its reason, wherever
+    it stands; a bare number is content (a year)."""
+    doc = "A paragraph that runs on\n- 12 -\nafter the break.\n\n- item one\n- Page 4\n- 2021\n"
+    parsed = parse_markdown_sections(doc)
+    texts = [u.text for s in parsed.sections for u in s.units]
+    assert texts == ["A paragraph that runs on", "after the break.", "- item one", "- 2021"]
+    assert [(s.reason, s.first, s.text) for s in parsed.skipped] == [
+        ("page_number", 2, "- 12 -"),
+        ("page_number", 6, "- Page 4"),
+    ]
+
+
+def test_inline_glyph_bullets_split_by_the_segmenter_read_as_list_items() -> None:
+    """A '•' run inside one paragraph (an image's OCR alt text, a pasted list) is split
+    into lines by the default segmenter; each line is a list item, '- ', not a glyph."""
+    from chunks import chunk_markdown
+    from notechunk.config import Config
+    from notechunk.segment import get_segmenter
+
+    cfg = Config()
+    doc = "# Sites\n\nSites: \u2022 Harappa on the Ravi \u2022 Mohenjo-daro on the Indus\n"
+    (c,) = chunk_markdown(doc, "s.md", cfg, get_segmenter(cfg.segmenter))
+    assert c.text == "Sites:\n- Harappa on the Ravi\n- Mohenjo-daro on the Indus"

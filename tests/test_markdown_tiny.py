@@ -123,3 +123,48 @@ def test_a_repeated_section_is_left_to_dedupe() -> None:
         "# A\n\nSame fact.\n\n# A\n\nSame fact.\n", "d.md", Config(), PeriodSegmenter()
     )
     assert [c.text for c in got] == ["Same fact.", "Same fact."]
+
+
+CHAIN = """\
+# Electron transport chain
+
+## Complex II
+
+### Result
+- FADH2 gives its electrons to ubiquinone
+
+## Complex III
+- Cytochrome bc1 passes them to cytochrome c
+
+## Complex IV
+
+### Result
+Oxygen is reduced to water.
+
+## Surface Anatomy
+- tympanic membrane
+
+## Otoscope
+The otoscope shows the drum; pull the pinna up and back in adults before looking in.
+"""
+
+
+@pytest.mark.parametrize("merge_sections", [True, False])
+def test_every_merged_heading_is_inline_and_in_section_paths(merge_sections: bool) -> None:
+    """SPEC v3 (issue 22): whatever merged them (tiny sections, bullets forward), each
+    section in a chunk has its path in `section_paths` and its headings below the chunk's
+    own path inline in `embed_text`: "Complex III" is never found under "Complex II"."""
+    cfg = replace(Config(), enrich=EnrichConfig(merge_sections=merge_sections))
+    out = chunk_markdown(CHAIN, "etc.md", cfg, PeriodSegmenter())
+    merged = [c for c in out if c.section_paths]
+    assert merged
+    for c in merged:
+        for path in c.section_paths:
+            assert path[: len(c.section_path)] == c.section_path
+            for heading in path[len(c.section_path) :]:
+                assert heading in c.embed_text, (heading, c.embed_text)
+    where = {line: c for c in out for line in c.text.split("\n")}
+    iii = next(c for line, c in where.items() if "Cytochrome bc1" in line)
+    assert "Complex III" in iii.embed_text
+    drum = next(c for line, c in where.items() if "tympanic" in line)
+    assert "Surface Anatomy" in drum.embed_text

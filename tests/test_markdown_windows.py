@@ -73,10 +73,13 @@ def test_bullet_merge_forward_records_both_paths() -> None:
     assert len(chunks) == 1
     c = chunks[0]
     assert "merged_bullets" in c.flags
-    assert c.section_path == ("Rivers", "Peninsular")
+    # SPEC v3 (issue 22): the common parent's path, every merged heading inline, so the
+    # Ganga is not indexed under "Peninsular"
+    assert c.section_path == ("Rivers",)
     assert c.section_paths == (("Rivers", "Peninsular"), ("Rivers", "Himalayan"))
-    assert c.text.startswith("- Godavari\n- Krishna\nThe Ganga")
-    assert c.lines == (3, 7)
+    assert c.text.startswith("Peninsular:\n- Godavari\n- Krishna\nHimalayan: The Ganga")
+    assert c.embed_text.startswith("r > Rivers\nPeninsular:")
+    assert c.lines == (2, 7)  # from the "## Peninsular" line: its heading is in the text
 
 
 def test_bullet_merge_respects_cap_and_threshold() -> None:
@@ -149,7 +152,8 @@ def test_long_code_block_is_split_at_line_boundaries() -> None:
     assert all(c.text.startswith("```python\n") and c.text.endswith("\n```") for c in chunks)
     lines = [line for c in chunks for line in c.text.split("\n")[1:-1]]
     assert lines == body.split("\n")  # every line once, in order
-    assert chunks[0].lines[0] == 4 and chunks[-1].lines[1] == 63
+    # the block's fence lines are in its first and last pieces' `lines` (issue 22)
+    assert chunks[0].lines[0] == 3 and chunks[-1].lines[1] == 64
 
 
 def test_long_row_is_split_between_cells() -> None:
@@ -176,3 +180,24 @@ def test_chinese_sentences_join_without_a_space() -> None:
 
     (chunk,) = chunk_markdown(text, "zh.md", Config(), get_segmenter("default"))
     assert chunk.text == "光速很快。为什么？「因为光子没有质量。」 It is fast. Yes."
+
+
+def test_lines_hold_the_text_when_clean_up_removes_a_line_break() -> None:
+    """Issue 22: a pandoc attribute over two lines is removed from the text, so the text
+    has fewer line breaks than the source; each window's `lines` still hold its words."""
+    doc = (
+        "# Rectum\n\n"
+        '[check this]{.comment-start id="96"\n'
+        'author="A B" date="2025-08-12"} The rectum is surrounded by the pelvic floor.\n'
+        "The levator ani forms a sling around it. The puborectalis\n"
+        "muscle makes the anorectal angle. It matters for continence.\n"
+    )
+    cfg = replace(Config(), markdown=cfg_md(window_sentences=1, overlap=0.0))
+    chunks = chunk_markdown(doc, "r.md", cfg, PeriodSegmenter())
+    source = doc.split("\n")
+    assert len(chunks) >= 4
+    for c in chunks:
+        assert c.lines is not None
+        held = " ".join(source[c.lines[0] - 1 : c.lines[1]])
+        for word in c.text.replace(".", " ").split():
+            assert word in held, (word, c.lines, c.text)

@@ -96,6 +96,32 @@ def test_markdown_page_marks_chunks_gaps_and_omissions() -> None:
     assert 'class="badge omit">omitted' in html
 
 
+def test_a_markdown_page_says_why_lines_are_in_no_chunk_and_whether_it_conserves() -> None:
+    """Issue 22: the gaps name the account's reasons; a line lost without one is flagged
+    and the page says "Conserved: NO, 1 lines unaccounted for"."""
+    from notechunk.chunk import LineAccount, SkippedLines
+
+    text = "# Title\n\nFirst para here.\n\nLost line.\n"
+    a = md_chunk("First para here.", (3, 3), "a")
+    heading = SkippedLines(first=1, last=1, reason="heading", text="# Title")
+    account = LineAccount(
+        source="n.md", lines=3, in_chunks=1, skipped_lines=1, skipped=(heading,), unaccounted=(5,)
+    )
+    view = FileView(source="n.md", source_type="markdown", chunks=(a,), text=text, account=account)
+    html = render(view)
+    assert "in no chunk: heading</div>" in html
+    assert 'in no chunk <span class="bad">1 line unaccounted</span>' in html
+    assert "Conserved: NO, 1 lines unaccounted for" in html
+    whole = FileView(
+        source="n.md",
+        source_type="markdown",
+        chunks=(a,),
+        text=text,
+        account=LineAccount(source="n.md", lines=3, in_chunks=3, skipped_lines=0),
+    )
+    assert "Conserved: yes" in render(whole)
+
+
 def test_unreadable_source_shows_chunk_text() -> None:
     view = FileView(source="n.md", source_type="markdown", chunks=(md_chunk("Hi", (1, 1), "a"),))
     html = render(view)

@@ -35,6 +35,7 @@ QA_NAMES = {
     "discarded_rows.csv",
     "errors.json",
     "enrichment.json",
+    "skipped_lines.json",
 }
 
 

@@ -341,6 +341,36 @@ def test_rows_above_the_header_are_discarded_with_a_reason(tmp_path: Path) -> No
     ]
 
 
+def test_the_sheet_title_row_joins_every_rows_context(tmp_path: Path) -> None:
+    """SPEC v3: a one-cell row above the header is discarded as `above_header` and is the
+    sheet's title in every row's context (file title > sheet > sheet title > group)."""
+    p = write_xlsx(
+        tmp_path / "passes.xlsx",
+        [["Important Mountain Passes of India"], ["compiled from NCERT"], [], ["Pass", "State"]]
+        + [["Zoji La", "Ladakh"], ["Nathu La", "Sikkim"]],
+    )
+    res = process_sheet(p, "passes.xlsx", CFG)
+    assert [d.rule for d in res.discarded] == ["above_header", "above_header"]
+    assert [c.section_path for c in res.chunks] == [("Important Mountain Passes of India",)] * 2
+    first = res.chunks[0]
+    assert first.embed_text.startswith("passes > Sheet1 > Important Mountain Passes of India\n")
+    untitled = write_xlsx(tmp_path / "plain.xlsx", [["Pass", "State"], ["Zoji La", "Ladakh"]])
+    assert [c.section_path for c in process_sheet(untitled, "plain.xlsx", CFG).chunks] == [()]
+
+
+def test_sheet_title_is_the_first_one_cell_row_a_merged_cell_counted_once() -> None:
+    from notechunk.sheets.model import SheetRow
+    from notechunk.sheets.runner import sheet_title
+
+    note = SheetRow(number=1, cells=("Source", "NCERT"))
+    merged = SheetRow(number=2, cells=("Passes  of India", "Passes  of India", ""))
+    assert sheet_title([note, merged]) == "Passes of India"
+    census = SheetRow(number=1, cells=("table with row headers in column A",))
+    title = SheetRow(number=2, cells=("Table 1. Resident Population",))
+    assert sheet_title([census, title]) == "Table 1. Resident Population"
+    assert sheet_title([note]) is None and sheet_title([]) is None
+
+
 def test_a_repeated_page_header_is_discarded(tmp_path: Path) -> None:
     rows: list[list[object]] = [["REPORT"], ["Name", "Acres"], ["Acadia", 49075], ["Adams", 23]]
     rows += [["REPORT"], ["Name", "Acres"], ["Arches", 76679]]

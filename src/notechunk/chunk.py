@@ -102,6 +102,7 @@ class Pieces:
     tags: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()
+    skipped: tuple[SkippedLines, ...] = ()
 
 
 class MarkdownSpan(msgspec.Struct, frozen=True, tag="markdown"):
@@ -372,6 +373,72 @@ class SheetReport:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SkippedLines:
+    """Lines of a Markdown file that are not content (a heading, front matter, a page
+    number), kept with the reason so the file's account says why no chunk holds them."""
+
+    first: int
+    last: int
+    reason: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "last": self.last, "reason": self.reason, "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SkippedLines:
+        return cls(
+            first=int(data["first"]),
+            last=int(data["last"]),
+            reason=str(data["reason"]),
+            text=str(data["text"]),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LineAccount:
+    """What happened to every non-blank line of one Markdown file: the conservation
+    invariant, `lines == in_chunks + skipped_lines + len(unaccounted)`.
+
+    `in_chunks` counts the non-blank lines inside some chunk's `lines` (kept or omitted);
+    `skipped` lists the spans no chunk holds with their reason (`skipped_lines` counts
+    their non-blank lines); `unaccounted` is every other non-blank line, by number: text
+    lost with no reason. The file is conserved when there is none."""
+
+    source: str
+    lines: int
+    in_chunks: int
+    skipped_lines: int
+    skipped: tuple[SkippedLines, ...] = ()
+    unaccounted: tuple[int, ...] = ()
+
+    @property
+    def conserved(self) -> bool:
+        return not self.unaccounted
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "lines": self.lines,
+            "in_chunks": self.in_chunks,
+            "skipped_lines": self.skipped_lines,
+            "skipped": [s.to_json() for s in self.skipped],
+            "unaccounted": list(self.unaccounted),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LineAccount:
+        return cls(
+            source=data["source"],
+            lines=int(data["lines"]),
+            in_chunks=int(data["in_chunks"]),
+            skipped_lines=int(data["skipped_lines"]),
+            skipped=tuple(SkippedLines.from_json(s) for s in data["skipped"]),
+            unaccounted=tuple(int(n) for n in data["unaccounted"]),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FileResult:
     """Everything one input file produced; a failed file has only `errors`."""
 
@@ -380,6 +447,7 @@ class FileResult:
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
+    accounts: tuple[LineAccount, ...] = ()  # a Markdown file's line account (one)
 
 
 def _unique_keys(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:

@@ -230,6 +230,7 @@ def _write(
         reports=got.reports,
         errors=got.errors,
         cfg=cfg,
+        accounts=got.accounts,
         glossary=got.glossary,
         skipped=skipped,
     )
@@ -244,7 +245,9 @@ def _write(
             yield c
 
     step(2)
-    extras = Corpus(discarded=got.discarded, reports=got.reports, errors=got.errors)
+    extras = Corpus(
+        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
+    )
     stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
     step(3)
     return metrics
@@ -292,6 +295,7 @@ def collect(
                 reports=got.reports,
                 errors=got.errors,
                 glossary=got.glossary,
+                accounts=got.accounts,
             )
             key = run_key(cfg, cfg_key, got.keys, got.errors, user, found.skipped)
     return Collected(files=got.files, corpus=corpus, run_key=key, paths=got.paths)

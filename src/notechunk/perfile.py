@@ -26,6 +26,7 @@ from notechunk.errors import InputError
 from notechunk.finish import finish_file, hierarchy_title
 from notechunk.io.cache import Cache, file_key, file_key_of, fits
 from notechunk.markdown import markdown_pieces
+from notechunk.markdown.account import line_account
 from notechunk.markdown.plaintext import plain_as_markdown
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
@@ -108,7 +109,8 @@ def process_markdown(
         return failed(rel, "chunk", "out of memory while chunking this note")
     except RecursionError:
         return failed(rel, "chunk", "structure nested too deeply to chunk")
-    return FileResult(source=rel, chunks=chunks)
+    account = line_account(decoded.text, rel, chunks, pieces.skipped)
+    return FileResult(source=rel, chunks=chunks, accounts=(account,))
 
 
 def markdown_limit(cfg: Config) -> int:

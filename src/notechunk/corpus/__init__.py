@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.enrich.glossary import Glossary
 
 
@@ -39,6 +39,7 @@ class Corpus:
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
     glossary: Glossary | None = None
+    accounts: tuple[LineAccount, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +64,7 @@ class Gathered:
     chunks: Callable[[], Iterator[Chunk]]
     scores: Callable[[], NDArray[np.float64]]
     notes: tuple[str, ...] = ()  # for a person: cache entries not used (damaged), redone
+    accounts: tuple[LineAccount, ...] = ()  # each Markdown file's line account
 
     @property
     def surviving(self) -> int:

@@ -18,7 +18,15 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport, SourceType
+from notechunk.chunk import (
+    Chunk,
+    DiscardedRow,
+    FileError,
+    FileResult,
+    LineAccount,
+    SheetReport,
+    SourceType,
+)
 from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes, mark_duplicates, originals
 from notechunk.corpus.glossary import corpus_glossary, expand_part
@@ -107,6 +115,7 @@ class SpilledCorpus:
     reports: tuple[SheetReport, ...]
     errors: tuple[FileError, ...]
     glossary: Glossary
+    accounts: tuple[LineAccount, ...] = ()
 
     def chunks(self) -> Iterator[Chunk]:
         """Every chunk in output order, duplicates marked."""
@@ -150,6 +159,7 @@ def spill(
     omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
+    accounts: list[LineAccount] = []
     errors = list(discovery_errors)
     stats: list[GlossaryStats] = []
     owns: dict[str, dict[str, str]] = {}  # with enrich.acronyms: each file's definitions
@@ -183,6 +193,7 @@ def spill(
                 stats = [merge_all(stats)]
             discarded += r.discarded
             reports += r.reports
+            accounts += r.accounts
             errors += r.errors
     glossary = corpus_glossary(stats, user)
     if cfg.enrich.acronyms and glossary.entries:
@@ -201,6 +212,7 @@ def spill(
         omitted=omit,
         discarded=tuple(discarded),
         reports=tuple(reports),
+        accounts=tuple(accounts),
         errors=tuple(sorted(errors, key=lambda e: (e.source, e.stage))),
         glossary=glossary,
     )

@@ -176,6 +176,7 @@ def _gathered(
         omitted=sc.omitted,
         discarded=sc.discarded,
         reports=sc.reports,
+        accounts=sc.accounts,
         errors=sc.errors,
         glossary=sc.glossary,
         keys=tuple(keys),

@@ -141,6 +141,7 @@ def gather(
             omitted=rows.omitted,
             discarded=rows.discarded,
             reports=rows.reports,
+            accounts=rows.accounts,
             errors=rows.errors,
             glossary=glossary,
             keys=rows.keys,

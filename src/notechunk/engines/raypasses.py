@@ -23,7 +23,14 @@ import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.chunk import (
+    Chunk,
+    DiscardedRow,
+    FileError,
+    FileResult,
+    LineAccount,
+    SheetReport,
+)
 from notechunk.corpus.dedupe import mark_duplicates, originals
 from notechunk.corpus.scores import chunk_scores
 from notechunk.corpus.scores.bm25index import CorpusStats, Index, Postings, fill_index, merge_stats
@@ -63,6 +70,7 @@ class RayCorpus:
     discarded: tuple[DiscardedRow, ...] = ()
     reports: tuple[SheetReport, ...] = ()
     errors: tuple[FileError, ...] = ()
+    accounts: tuple[LineAccount, ...] = ()
 
     @property
     def surviving(self) -> int:
@@ -176,6 +184,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
         notes=tuple(notes[f] for f in sorted(notes)),
         discarded=tuple(d for _, r in extras for d in r.discarded),
         reports=tuple(s for _, r in extras for s in r.reports),
+        accounts=tuple(a for _, r in extras for a in r.accounts),
         errors=tuple(errors),
     )
 

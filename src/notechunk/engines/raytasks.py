@@ -122,7 +122,11 @@ def _rows(
     for part, (kind, mask) in enumerate(parts or [("markdown", np.zeros(0, dtype=bool))]):
         mine = tuple(c for c, m in zip(r.chunks, mask, strict=True) if m)
         extras = FileResult(
-            source=r.source, discarded=r.discarded, reports=r.reports, errors=r.errors
+            source=r.source,
+            discarded=r.discarded,
+            reports=r.reports,
+            errors=r.errors,
+            accounts=r.accounts,
         )
         row: dict[str, Any] = {
             "file": file,

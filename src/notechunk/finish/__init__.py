@@ -30,7 +30,7 @@ from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
-from notechunk.finish.quality import assess, classify, over_token_limit
+from notechunk.finish.quality import assess, classify, over_token_limit, trim_context_dead
 from notechunk.finish.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
 
@@ -65,6 +65,27 @@ def _normalize_line(line: str) -> str:
 
 
 _GENERIC_NAMES = frozenset({"readme", "index", "_index", "home", "notes", "untitled"})
+_EXPORT_EXTENSIONS = frozenset(
+    """docx doc odt rtf pdf html htm xhtml pptx ppt odp key pages epub txt md markdown
+    one onepkg enex xlsx xls csv""".split()
+)
+_NOTION_ID = re.compile(r"[ _-]*[0-9a-f]{32}$", re.IGNORECASE)
+
+
+def clean_title(stem: str) -> str:
+    """A file stem without what exporters add (SPEC v3): the source's own extension
+    ("Torts.docx" -> "Torts", "Notes.pdf.md" already lost ".md") and Notion's 32-hex id
+    ("Page 1a2b...9f" -> "Page"), as many times as they were stacked."""
+    while True:
+        head, dot, ext = stem.rpartition(".")
+        if dot and head.strip() and ext.lower() in _EXPORT_EXTENSIONS:
+            stem = head
+            continue
+        cut = _NOTION_ID.sub("", stem)
+        if cut != stem and cut.strip():
+            stem = cut
+            continue
+        return stem
 
 
 def title_from_name(source: str) -> str:
@@ -72,9 +93,9 @@ def title_from_name(source: str) -> str:
     ("history/bhakti-movement.md" -> "bhakti movement"). A generic name (README, index)
     says nothing, so its folder names the document ("law/torts/README.md" -> "torts")."""
     path = PurePosixPath(source)
-    stem = path.stem
+    stem = clean_title(path.stem)
     if stem.casefold() in _GENERIC_NAMES and path.parent.name:
-        stem = path.parent.name
+        stem = clean_title(path.parent.name)
     cleaned = " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
     return unicodedata.normalize("NFC", cleaned) or stem
 
@@ -93,8 +114,10 @@ def hierarchy_title(source: str, title: str | None) -> str:
 def context_parts(
     title: str, section_path: Iterable[str], sheet: str | None, group: str | None
 ) -> tuple[str, ...]:
-    """The context a chunk stands in, outermost first, each part said once."""
-    raw = [title, *section_path] if sheet is None else [title, sheet, group or ""]
+    """The context a chunk stands in, outermost first, each part said once: a note's
+    title and heading path; a row's file title, sheet, sheet title (its `section_path`,
+    SPEC v3) and group."""
+    raw = [title, *section_path] if sheet is None else [title, sheet, *section_path, group or ""]
     parts: list[str] = []
     for part in raw:
         part = " ".join(part.split())
@@ -139,11 +162,15 @@ def finish_file(
     config when not given), and a chunk whose `embed_text` grew is counted again.
     """
     title = doc.title if doc.title is not None else title_from_name(doc.source)
-    drafts = [(piece, text) for piece in doc.pieces if (text := normalize_text(piece.text))]
+    drafts = [
+        (piece, *trim_context_dead(text, cfg.context_dead))
+        for piece in doc.pieces
+        if (text := normalize_text(piece.text))
+    ]
     named = _with_aliases(title, doc.properties)
     embeds = [
         embed_text(context_parts(named, (*p.section_path, *p.outline_path), p.sheet, p.group), text)
-        for p, text in drafts
+        for p, text, _ in drafts
     ]
     counts: list[int | None] = [None] * len(drafts)
     if tokens is None and cfg.tokenizer:
@@ -152,8 +179,8 @@ def finish_file(
         counts = [n + tokens.overhead for n in tokens.count(embeds)]
     seen: dict[str, int] = {}
     out: list[Chunk] = []
-    for (piece, text), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
-        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg)
+    for (piece, text, trimmed), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
+        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg, trimmed)
         n = seen.get(chunk.id)
         seen[chunk.id] = 0 if n is None else n + 1
         if n is not None:
@@ -205,9 +232,11 @@ def _finish_piece(
     embedded: str,
     token_count: int | None,
     cfg: Config,
+    trimmed: tuple[str, ...] = (),
 ) -> Chunk:
     words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
-    flags = (*piece.flags, *doc.flags, *extra)
+    cut = tuple(f"context_dead_trimmed:{phrase}" for phrase in trimmed)
+    flags = (*piece.flags, *doc.flags, *cut, *extra)
     if piece.omit_reason is not None:
         omit = True
         flags = (*flags, piece.omit_reason)

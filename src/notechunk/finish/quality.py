@@ -5,8 +5,12 @@ fragment > short > ok. `too_long_tokens` applies when a tokenizer and `max_token
 embedder's limit) are configured; its flag `too_long_tokens:<n>><limit>` is set whenever a
 chunk is over the limit, whatever its label, so no truncation by the embedder goes unsaid.
 Fragments are flagged and kept (a short row such as "prompt: Zambia. answer: Lusaka." is
-a fact); `quality.<type>.omit_fragments = true` omits them. Context-dead chunks are always
-omitted.
+a fact); `quality.<type>.omit_fragments = true` omits them.
+
+Context-dead (SPEC v3): a chunk that opens with a pointer ("For more, see here: [[X]]")
+loses that sentence (`trim_context_dead`, flag `context_dead_trimmed:<phrase>`) and what
+is left is labelled like any chunk; only a chunk that is nothing but pointers is labelled
+`context_dead`, and omitted.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from notechunk.chunk import Quality, SourceType, count_words
 from notechunk.config import Config, ContextDeadConfig, QualityBands
 
 _LEADING_JUNK = re.compile(r"^[\s\W_]+", re.UNICODE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:\S{1,3}|\S*\.\S*)$")  # "Dr", "Art", "B.R", "e.g"
 
 
 def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
@@ -31,6 +37,32 @@ def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
             rest = head[len(phrase) : len(phrase) + 1]
             if not rest or not (rest.isalnum() or rest == "_"):
                 return phrase
+    return None
+
+
+def trim_context_dead(text: str, cfg: ContextDeadConfig) -> tuple[str, tuple[str, ...]]:
+    """(the text without its opening pointer sentences, the phrases trimmed). A pointer
+    ends at its line's end or its sentence's; when nothing but pointers is left, the text
+    is returned whole with no phrase (the chunk is context-dead as a whole)."""
+    rest = text
+    phrases: list[str] = []
+    while (phrase := context_dead_phrase(rest, cfg)) is not None:
+        end = _pointer_end(rest)
+        after = rest[end:].strip() if end is not None else ""
+        if not after:
+            return text, ()
+        phrases.append(phrase)
+        rest = after
+    return rest, tuple(phrases)
+
+
+def _pointer_end(text: str) -> int | None:
+    """Where the opening sentence ends: a line break, or `.`, `!`, `?` before a space that
+    does not close an abbreviation or an initial ("Dr.", "Art.", "B.R.")."""
+    for m in _SENTENCE_END.finditer(text):
+        if m.group() == "." and _ABBREVIATION.search(text, 0, m.start()):
+            continue
+        return m.end()
     return None
 
 

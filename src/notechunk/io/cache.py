@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 import msgspec
 
 from notechunk._version import __version__
-from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, LineAccount, SheetReport
 from notechunk.config import Config, OutputConfig, to_toml
 from notechunk.errors import UsageError
 from notechunk.io.jsonio import atomic_open, dumps
@@ -169,8 +169,10 @@ def fits(result: FileResult, rel: str, n_lines: int | None) -> str | None:
                 return f"lines {c.lines[0]}-{c.lines[1]} past the file's {n_lines}"
         elif c.row is None or c.row < 1 or not c.sheet:
             return "a row without its sheet and number"
-    if any(d.source != rel for d in result.discarded) or any(
-        r.source != rel for r in result.reports
+    if (
+        any(d.source != rel for d in result.discarded)
+        or any(r.source != rel for r in result.reports)
+        or any(a.source != rel for a in result.accounts)
     ):
         return "a row of another file"
     return None
@@ -182,6 +184,7 @@ def encode_result(result: FileResult) -> dict[str, Any]:
         "chunks": [c.to_json() for c in result.chunks],
         "discarded": [d.to_json() for d in result.discarded],
         "reports": [r.to_json() for r in result.reports],
+        "accounts": [a.to_json() for a in result.accounts],
         "errors": [e.to_json() for e in result.errors],
     }
 
@@ -192,5 +195,6 @@ def decode_result(data: dict[str, Any]) -> FileResult:
         chunks=tuple(Chunk.from_json(c) for c in data["chunks"]),
         discarded=tuple(DiscardedRow.from_json(d) for d in data["discarded"]),
         reports=tuple(SheetReport.from_json(r) for r in data["reports"]),
+        accounts=tuple(LineAccount.from_json(a) for a in data.get("accounts", ())),
         errors=tuple(FileError.from_json(e) for e in data["errors"]),
     )

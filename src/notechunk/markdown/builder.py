@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from notechunk.chunk import SkippedLines
 from notechunk.markdown.clean import clean_inline
-from notechunk.markdown.model import Section, Skipped, Unit
+from notechunk.markdown.model import Section, Unit
 from notechunk.markdown.toc import toc_heading, toc_runs
 
 _REF_DEF = re.compile(r"\s{0,3}\[[^\[\]]+\]:\s*\S")
@@ -20,6 +22,16 @@ _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-*+•][ \t]|\d{1,9}[.)][ \t]))+
 _FENCE_LINE = re.compile(r"\s*(?:```|~~~)")
 _HR_LINE = re.compile(r"\s{0,3}(?:[-*_][ \t]*){3,}$")
 _EMPTY_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,9}[.)])[ \t]*$")  # an empty bullet: no text
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """The heading stack at one point of the walk (saved when an HTML card opens)."""
+
+    stack: tuple[tuple[int, str], ...]
+    level: int
+    hash_level: int
+    toc_heading: bool
 
 
 class Builder:
@@ -48,7 +60,8 @@ class Builder:
         self.toc_heading = False
         self.pending: list[tuple[str, Unit]] = []  # bold headings waiting for content
         self.tags: list[str] = []
-        self.skipped: list[Skipped] = []
+        self.skipped: list[SkippedLines] = []
+        self.added = 0  # units added so far
 
     def heading(
         self, level: int, title: str, line: int, *, real: bool = True, raw: str = ""
@@ -58,6 +71,32 @@ class Builder:
         self._open(level, title, line, raw)
         if real:
             self.hash_level = level
+
+    def skip(self, reason: str, first: int, last: int) -> None:
+        """Lines `first`..`last` (1-based) are not content: say why."""
+        text = "\n".join(self.lines[first - 1 : last]).strip()
+        entry = SkippedLines(first=first, last=last, reason=reason, text=text)
+        if not self.skipped or self.skipped[-1] != entry:  # said once (two rules may see it)
+            self.skipped.append(entry)
+
+    def outline(self) -> Outline:
+        """Where the heading stack stands, to come back to when a card ends."""
+        return Outline(tuple(self.stack), self.level, self.hash_level, self.toc_heading)
+
+    def restore(self, outline: Outline, line: int) -> None:
+        """Close the open section (a card's) before `line` and go back to `outline`: the
+        text from `line` on stands under the headings it stood under before the card."""
+        if tuple(self.stack) == outline.stack:
+            return  # the card had no heading of its own at this level: nothing to close
+        self._text_pending()
+        self.close(line - 1)
+        self.stack = list(outline.stack)
+        self.level, self.hash_level = outline.level, outline.hash_level
+        self.toc_heading = outline.toc_heading
+        self.start_line = line
+
+    def skipped_at(self, first: int) -> bool:
+        return bool(self.skipped) and self.skipped[-1].first == first
 
     def candidate(self, title: str, unit: Unit) -> None:
         """A bold-only paragraph: a heading if content follows before the next heading."""
@@ -84,6 +123,7 @@ class Builder:
             pending, self.pending = self.pending, []
             for title, cand in pending:
                 self._open(min(self.hash_level + 1, 7), title, cand.first_line, "")
+                self.skip("heading", cand.first_line, cand.last_line)
         if self.items:
             first = self.items[-1] is None
             outline = tuple(t for t in (self.items[:-1] if first else self.items) if t)
@@ -93,6 +133,7 @@ class Builder:
             unit = replace(unit, outline=outline, depth=len(self.items))
         self.units.append(unit)
         self.toc_flags.append(toc)
+        self.added += 1
 
     def _short(self, text: str) -> str:
         return first_words(text, self.parent_words)
@@ -125,8 +166,8 @@ class Builder:
         path = tuple(t for _, t in self.stack)
         units, flags = self.units, self.toc_flags
         self.units, self.toc_flags = [], []
-        if not units and not path:
-            return
+        if not units and (not path or last_line < self.start_line):
+            return  # nothing, or an empty stretch after an HTML card closed
         if not path:  # text before the first heading starts where its text starts
             self.start_line = units[0].first_line
         last = min(last_line, len(self.lines))
@@ -156,8 +197,15 @@ class Builder:
             )
 
 
-def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -> list[Unit]:
-    """Units for non-blank lines no token accounted for (text the parser dropped)."""
+def recover(
+    lines: list[str],
+    covered: list[tuple[int, int]],
+    meta_lines: int,
+    skip: Callable[[str, int, int], None],
+) -> list[Unit]:
+    """Units for non-blank lines no token accounted for (text the parser dropped); the
+    lines that are not text (a link definition, a fence, a rule, markup only) go to
+    `skip` with their reason."""
     mask = bytearray(len(lines))
     for start, end in covered:
         mask[start:end] = b"\x01" * (min(end, len(lines)) - start)
@@ -174,13 +222,20 @@ def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -
         if idx < meta_lines or mask[idx] or not line.strip():
             flush()
             continue
-        if (
-            _REF_DEF.match(line)
-            or _FENCE_LINE.match(line)
-            or _HR_LINE.match(line)
-            or _EMPTY_ITEM.match(line)
-        ):
+        reason = (
+            "link_definition"
+            if _REF_DEF.match(line)
+            else "fence"
+            if _FENCE_LINE.match(line)
+            else "rule"
+            if _HR_LINE.match(line)
+            else "empty_item"
+            if _EMPTY_ITEM.match(line)
+            else None
+        )
+        if reason is not None:
             flush()
+            skip(reason, idx + 1, idx + 1)
             continue
         m = _CONTAINER_PREFIX.match(line)
         text = clean_inline(line[m.end() :] if m else line).strip()
@@ -188,6 +243,7 @@ def recover(lines: list[str], covered: list[tuple[int, int]], meta_lines: int) -
             run.append((idx + 1, text))
         else:
             flush()
+            skip("markup", idx + 1, idx + 1)
     flush()
     return out
 

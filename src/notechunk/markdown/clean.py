@@ -58,6 +58,7 @@ _HTML_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?/?>")
 _STRONG_STAR = re.compile(r"\*\*(?=[^\s*])((?:[^*]|\*(?!\*))+?)(?<=[^\s*])\*\*")
 _STRONG_UNDER = re.compile(r"(?<![\w_])__(?=[^\s_])((?:[^_]|_(?!_))+?)(?<=[^\s_])__(?![\w_])")
 _STRONG_LOOSE = re.compile(r"\*\*((?:[^*]|\*(?!\*))+?)\*\*")  # `**Name **`: authors' slips
+_STRAY_STRONG = re.compile(r"\*\*+")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
 _HIGHLIGHT = re.compile(r"==(?=[^\s=])((?:[^=]|=(?!=))+?)(?<=[^\s=])==")
@@ -166,7 +167,20 @@ def _emphasis(text: str) -> str:
         text = _STRONG_STAR.sub(r"\1", text)
         if "**" in text:
             text = _STRONG_LOOSE.sub(_loose_pair, text)
+        if "**" in text:
+            text = _STRAY_STRONG.sub(_stray, text)
     return text
+
+
+def _stray(m: re.Match[str]) -> str:
+    """A `**` left without its partner (a Word export's bold cut across lines:
+    "accounting.** **", "FY20**."): debris, removed; between spaced operands (`5 ** 2`)
+    it is an operator, kept."""
+    s, a, b = m.string, m.start(), m.end()
+    spaced = a >= 2 and s[a - 1] == " " and s[b : b + 1] == " "
+    if spaced and s[a - 2].isalnum() and s[b + 1 : b + 2].isalnum():
+        return m.group(0)
+    return ""
 
 
 def _loose_pair(m: re.Match[str]) -> str:
@@ -223,9 +237,12 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
 
 def _image_alt(m: re.Match[str]) -> str:
     """An image keeps its alt text when it says something ("Map of the Indus sites"),
-    not when it is a placeholder or a file name ("Exported image", "image12.png")."""
+    not when it is a placeholder or a file name ("Exported image", "image12.png") or a
+    label squashed into one lower-case word ("flatteningofliquidsurface")."""
     alt = m.group(1).strip()
     if alt.lower() in _GENERIC_ALT or _FILE_NAME.search(alt) or alt.lower().startswith("pasted"):
+        return ""
+    if len(alt) > 20 and alt.isalpha() and alt.islower():
         return ""
     return alt
 

@@ -15,6 +15,7 @@ from notechunk.markdown.rows import columns, row_text
 GRID_RULE = re.compile(r"[ \t]*\+(?:[-=:]+\+)+[ \t]*$")
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 _RULE_ONLY = re.compile(r"[ :+]*[-=]{3,}[-=:+ ]*$")
+_RULE_CELL = re.compile(r":?[-=]{2,}:?")
 
 
 def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
@@ -44,9 +45,46 @@ def grid_rows(block: Sequence[str]) -> tuple[list[str], list[tuple[int, int, lis
         groups = groups[1:]
     rows = []
     for g in groups:
-        cells = _grid_cells([block[j] for j in g], order, ncols, spread=False)
-        rows.append((g[0], g[-1], _cell_texts(cells)))
+        lines = [block[j] for j in g]
+        for texts in _sub_rows(lines, order, ncols):
+            if ncols > 1 and _spans_all(lines, order):  # one cell across the table: a
+                texts = [" ".join(t for t in texts if t)]  # label row, not column 1's value
+            rows.append((g[0], g[-1], texts))
     return headers, rows
+
+
+def _sub_rows(lines: list[str], bounds: list[int], ncols: int) -> list[list[str]]:
+    """A row's cells, or, when partial rules inside it split some columns (a cell that
+    spans rows beside them: "Temperature" over min, mean, max), one row per split, the
+    spanning cells repeated in each."""
+    ruled = [_ruled_columns(line, bounds, ncols) for line in lines]
+    cuts = [j for j, cols in enumerate(ruled) if cols]
+    if not cuts:
+        return [_cell_texts(_grid_cells(lines, bounds, ncols, spread=False))]
+    split = set().union(*(ruled[j] for j in cuts))
+    whole = _cell_texts(_grid_cells(lines, bounds, ncols, spread=False))
+    out = []
+    for lo, hi in zip([-1, *cuts], [*cuts, len(lines)], strict=True):
+        part = lines[lo + 1 : hi]
+        if not part:
+            continue
+        texts = _cell_texts(_grid_cells(part, bounds, ncols, spread=False))
+        out.append([texts[k] if k in split else whole[k] for k in range(ncols)])
+    return out or [whole]
+
+
+def _ruled_columns(line: str, bounds: list[int], ncols: int) -> set[int]:
+    """The columns a partial rule line (`| Temperature +-------+------+`) draws a rule in."""
+    if "+" not in line:
+        return set()
+    cells = _grid_cells([line], bounds, ncols, spread=False)
+    return {k for k, pieces in enumerate(cells) if pieces and _RULE_CELL.fullmatch(pieces[0])}
+
+
+def _spans_all(lines: list[str], bounds: list[int]) -> bool:
+    """Whether no line of a row has a separator on an inner column edge."""
+    inner = set(bounds[1:-1])
+    return all(not (ch in "|+" and col in inner) for line in lines for col, ch in columns(line))
 
 
 def _grid_cells(rows: list[str], bounds: list[int], ncols: int, *, spread: bool) -> list[list[str]]:

@@ -5,6 +5,7 @@ or `<u>Title</u>` opens a section one level below every `#` level. Word via pand
 paragraph that is only bold or marked text (`**Title**`, `__Title__`, `**[Title]{.mark}**`,
 `[Title]{.mark}`) of at most 12 words, not ending in `.`, `:` or `;`, is a heading one
 level below the current `#` level when content follows it (`markdown.bold_headings`).
+A bold figure or table caption ("**Fig 4.1 Income Statement Projection**") is text.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _PANDOC_HEADING = re.compile(
 _BOLD = re.compile(r"(\*\*\*|\*\*|__|<b>|<strong>)([^\n]+?)(\*\*\*|\*\*|__|</b>|</strong>)")
 _MARKED = re.compile(r"\[([^\[\]\n]+)\]\{\.mark\}")
 _CLOSE = {"***": "***", "**": "**", "__": "__", "<b>": "</b>", "<strong>": "</strong>"}
+_CAPTION = re.compile(r"(?:fig(?:ure)?|table|chart|exhibit)\.?\s*\d+(?:[.:-]\d+)*\b", re.IGNORECASE)
 
 
 def pandoc_heading(content: str) -> str | None:
@@ -50,5 +52,7 @@ def bold_heading(content: str) -> str | None:
     title = clean_inline(content).strip()
     words = title.split()
     if not words or len(words) > BOLD_MAX_WORDS or title.endswith((".", ":", ";")):
+        return None
+    if _CAPTION.match(title):
         return None
     return title

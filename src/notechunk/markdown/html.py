@@ -5,7 +5,10 @@ titles, `<p>`/`<div>` paragraphs, `<table>` grids, `&amp;` entities. `html_items
 one HTML block into what a reader sees: headings with their level, one prose item per
 block element (entities unescaped, `<br>` a line break, list items as `- `), one row item
 per table row as `Header: value` pairs (stacked header rows joined per column, cells
-never glued together), and nothing from scripts, styles or images.
+never glued together), and nothing from scripts, styles or images. A block element with
+its own heading (a data card: `<div>` whose child is an `<h3>`) is a section: its items
+are bracketed by a `card` and an `end` item, so the reader closes the card's section
+where the element ends and the text after it is back under the heading before it.
 
 Lexbor builds the tree in time that grows with the square of the nesting (500 KB of
 unclosed `<div>`s took ~22 s in one native call no time limit can stop) and the walk of
@@ -36,6 +39,7 @@ _SKIP = frozenset(
     """script style template noscript head title svg math iframe object embed canvas video
     audio select button input textarea img colgroup col""".split()
 )
+_CARD = frozenset("div section article aside details figure fieldset main header footer".split())
 _SPACE = re.compile(r"[ \t\r\n\f]+")
 _CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _TICKS = re.compile(r"`+")
@@ -44,7 +48,7 @@ _BREAK = "\u2028"  # a <br> while text is gathered (source newlines are only spa
 
 @dataclass(frozen=True, slots=True)
 class HtmlItem:
-    kind: Literal["heading", "prose", "row"]
+    kind: Literal["heading", "prose", "row", "card", "end"]
     text: str
     level: int = 0
 
@@ -136,12 +140,15 @@ class _Walker:
         self.code = 0
 
     def run(self, root: LexborNode) -> list[HtmlItem]:
-        stack: list[tuple[LexborNode, bool]] = [(root, False)]
+        stack: list[tuple[LexborNode, bool, bool]] = [(root, False, False)]
         while stack:
-            node, leaving = stack.pop()
+            node, leaving, card = stack.pop()
             tag = node.tag or ""
             if leaving:
                 self.leave(tag)
+                if card:
+                    self.flush()
+                    self.out.append(HtmlItem(kind="end", text=""))
                 continue
             if tag == "-text":
                 text = node.text_content or ""
@@ -165,9 +172,12 @@ class _Walker:
             if tag in _BLOCK or tag in HEADINGS:
                 self.flush()
             self.enter(tag)
-            stack.append((node, True))
             children = list(node.iter(include_text=True))
-            stack.extend((child, False) for child in reversed(children))
+            card = tag in _CARD and any(child.tag in HEADINGS for child in children)
+            if card:
+                self.out.append(HtmlItem(kind="card", text=""))
+            stack.append((node, True, card))
+            stack.extend((child, False, False) for child in reversed(children))
         self.flush()
         return self.out
 
@@ -257,7 +267,7 @@ def _table(table: LexborNode) -> list[HtmlItem]:
 
 def _cell_text(cell: LexborNode) -> str:
     items = _Walker().run(cell)
-    return " ".join(" ".join(item.text.split()) for item in items)
+    return " ".join(" ".join(item.text.split()) for item in items if item.text)
 
 
 def _span(value: str | None) -> int:

@@ -146,7 +146,7 @@ def page_properties(st: LogseqState) -> None:
             st.tags.extend(_tag_values(value))
         elif value:
             st.properties.append((key, _plain_value(value)))
-        st.lines[k] = ""
+        st.drop("page_properties", k)
 
 
 def org_blocks(st: LogseqState) -> None:
@@ -164,6 +164,7 @@ def org_blocks(st: LogseqState) -> None:
             query = begin and "#+BEGIN_QUERY" in line.upper()
             lead = m.group(1)
             bullet = lead if begin and not query and lead.strip() else ""
+            st.drop("org_block_marker", k, line)
             st.lines[k] = lead.rstrip() if query and lead.strip() else ""
         elif query:
             st.drop("logseq_query", k)
@@ -264,6 +265,7 @@ def empty_bullets(st: LogseqState) -> None:
     would be read as a setext underline (`text` / `-`: a heading)."""
     for k, line in enumerate(st.lines):
         if not st.code[k] and line.strip() in ("-", "*", "+"):
+            st.drop("empty_bullet", k, line)
             st.lines[k] = line.rstrip() + " " + EMPTY
 
 

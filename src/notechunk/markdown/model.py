@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from notechunk.chunk import SkippedLines
+
 UnitKind = Literal["prose", "code", "row"]
 
 
@@ -38,17 +40,6 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Skipped:
-    """Source text that is not content (a page-number line), kept with its reason so
-    nothing leaves unexplained."""
-
-    reason: str
-    first_line: int
-    last_line: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ParsedMarkdown:
     """One document's sections and what it says about itself.
 
@@ -64,6 +55,6 @@ class ParsedMarkdown:
     title: str | None = None
     created: str | None = None
     tags: tuple[str, ...] = ()
-    skipped: tuple[Skipped, ...] = ()
+    skipped: tuple[SkippedLines, ...] = ()  # lines that are not content, with the reason
     properties: tuple[tuple[str, str], ...] = ()
     unresolved: tuple[int, ...] = ()

@@ -20,12 +20,16 @@ _STAMP = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})
 MAX_TITLE_WORDS = 20
 
 
-def page_header(sections: list[Section]) -> tuple[list[Section], str | None, str | None]:
-    """(sections without the header units, page title, created) of a document."""
+def page_header(
+    sections: list[Section],
+) -> tuple[list[Section], str | None, str | None, tuple[Unit, ...]]:
+    """(sections without the header units, page title, created, the units taken) of a
+    document."""
     idx = next((k for k, s in enumerate(sections) if s.units), None)
     if idx is None or idx > 1:
-        return sections, None, None
+        return sections, None, None, ()
     units = list(sections[idx].units)
+    whole = tuple(units)
     title: str | None = None
     date = _date(units[0].text)
     if date is None and len(units) >= 2 and not sections[idx].path and _title_like(units[0]):
@@ -34,7 +38,7 @@ def page_header(sections: list[Section]) -> tuple[list[Section], str | None, str
             title = units[0].text.strip()
             units = units[1:]
     if date is None:
-        return sections, None, None
+        return sections, None, None, ()
     taken = 1
     if len(units) > 1 and date[1] is None:
         clock = _time(units[1].text)
@@ -47,7 +51,7 @@ def page_header(sections: list[Section]) -> tuple[list[Section], str | None, str
         out[idx] = replace(sections[idx], units=rest)
     else:
         del out[idx]
-    return out, title, created
+    return out, title, created, whole[: len(whole) - len(rest)]
 
 
 def _title_like(unit: Unit) -> bool:

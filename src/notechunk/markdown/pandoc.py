@@ -11,6 +11,11 @@ and nests where pandoc nests it; the original markers are returned by line, for 
 pandoc's own guards apply: a capital letter with a period needs two spaces after it
 ("B. Russell won a Nobel Prize" is a sentence), and a list needs a blank line before it
 unless it continues a list.
+
+Word's own bullets come through an export as glyphs (`●`, `▪`, `◦`, `■`, `–`, `•`) at the
+start of a line, alone or after a list marker: `rewrite_glyph_bullets` makes them list
+items (the glyph becomes `-`, or a space after a marker). Page-number lines ("Page 3 of
+10", "- 12 -") are never text: `page_number_lines` finds them, wherever they stand.
 """
 
 from __future__ import annotations
@@ -30,6 +35,45 @@ _PAGE_NUMBER = re.compile(
     r"|[-\u2013\u2014]\s*\d{1,4}\s*[-\u2013\u2014]",
     re.IGNORECASE,
 )
+
+
+GLYPH_BULLETS = "\u25cf\u25aa\u25e6\u25a0\u2013\u2022"  # ● ▪ ◦ ■ – •
+GLYPH_HINT = re.compile(rf"^[ \t]*(?:[-+*][ \t]+)?[{GLYPH_BULLETS}][ \t]", re.MULTILINE)
+_GLYPH = re.compile(rf"([ \t]*)([-+*][ \t]+)?([{GLYPH_BULLETS}])[ \t]+(?=\S)")
+PAGE_HINT = re.compile(
+    r"^[ \t]*(?:[-+*][ \t]+)?(?:page|p\s*a\s*g\s*e|pg|\d{1,4}\s*\||[-\u2013\u2014]\s*\d)",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def rewrite_glyph_bullets(lines: list[str], skip: bytearray) -> None:
+    """Glyph bullets at a line's start as list items, in place: `● text` -> `- text`,
+    `-   ● text` -> `-   text` (`skip[i]`: code, HTML: untouched)."""
+    for i, line in enumerate(lines):
+        if skip[i]:
+            continue
+        m = _GLYPH.match(line)
+        if m is None:
+            continue
+        if m.group(2):  # the glyph after a marker is dropped, so its text is the item's
+            lines[i] = line[: m.start(3)] + line[m.end() :]
+        else:
+            lines[i] = line[: m.start(3)] + "-" + line[m.end(3) :]
+
+
+def page_number_lines(lines: list[str], skip: bytearray) -> list[int]:
+    """The 0-based lines that are only a page number (a list marker before it allowed)."""
+    out = []
+    for i, line in enumerate(lines):
+        if skip[i] or len(line) > 60:
+            continue
+        text = _NATIVE_BULLET.sub("", line, count=1)
+        if is_page_number(line) or (text.strip() != "" and is_page_number(text)):
+            out.append(i)
+    return out
+
+
+_NATIVE_BULLET = re.compile(r"^[ \t]*[-+*][ \t]+")
 
 
 def rewrite_fancy_lists(lines: list[str], skip: bytearray) -> dict[int, str]:

@@ -22,11 +22,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from notechunk.chunk import SkippedLines
 from notechunk.markdown import coursesite
 from notechunk.markdown.logseq import LogseqState, apply
 from notechunk.markdown.model import Unit
 from notechunk.markdown.obsidian import Admonition, admonition, blank_comments
-from notechunk.markdown.pandoc import rewrite_fancy_lists
+from notechunk.markdown.pandoc import (
+    GLYPH_HINT,
+    PAGE_HINT,
+    page_number_lines,
+    rewrite_fancy_lists,
+    rewrite_glyph_bullets,
+)
 from notechunk.markdown.parse import BlockParser, Token, UnitsToken, moved, tokens_of
 from notechunk.markdown.tables import find_tables
 
@@ -47,6 +54,7 @@ class Prepared:
     lines: list[str]  # the text the tokens come from, by line
     markers: dict[int, str] = field(default_factory=dict)  # fancy-list markers by line
     covered: list[tuple[int, int]] = field(default_factory=list)  # lines of units found here
+    skipped: tuple[SkippedLines, ...] = ()  # lines blanked here that are not text
     logseq: LogseqState | None = None  # what the Logseq dialect found (a Logseq page)
 
 
@@ -67,7 +75,9 @@ def prepare(
     if logseq is not None:
         state = _logseq(tokens, lines, meta_lines, logseq)
         prep = prepare("\n".join(state.lines), parser, meta_lines)
-        return Prepared(prep.tokens, prep.lines, prep.markers, prep.covered, state)
+        return Prepared(
+            prep.tokens, prep.lines, prep.markers, prep.covered, prep.skipped, logseq=state
+        )
     admonitions = ("ad-" in body and ("```ad-" in body or "~~~ad-" in body)) or (
         "```{" in body or "~~~{" in body
     )
@@ -75,7 +85,9 @@ def prepare(
     tables = _TABLE_HINT.search(body) is not None
     fancy = _FANCY_HINT.search(body) is not None
     course = any(hint(body) for _, hint, _ in coursesite.RULES)
-    if not (admonitions or comments or tables or fancy or course):
+    glyphs = GLYPH_HINT.search(body) is not None
+    pages = PAGE_HINT.search(body) is not None
+    if not (admonitions or comments or tables or fancy or course or glyphs or pages):
         return Prepared(tokens, lines)
     skip = bytearray(len(lines))
     skip[:meta_lines] = b"\x01" * min(meta_lines, len(lines))
@@ -97,8 +109,10 @@ def prepare(
             if ad.title:
                 unit = Unit(kind="prose", text=ad.title, first_line=start + 1, last_line=start + 1)
                 extra.append(UnitsToken(map=[start, start + 1], units=(unit,)))
+    skipped: list[SkippedLines] = []
     if comments:
         _blank_comments(new, skip)
+        skipped += _changed(lines, new, "comment")
     if course:
         code = bytearray(len(lines))
         for tok in tokens:
@@ -114,14 +128,22 @@ def prepare(
                 for a, b, text in table.rows
             )
             extra.append(UnitsToken(map=[table.first, table.last + 1], units=rows))
+            skipped += _table_skips(new, table.first, table.last, table.rows)
             for k in range(table.first, table.last + 1):
                 new[k] = ""
+    for k in page_number_lines(new, skip) if pages else ():
+        skipped.append(_skipped("page_number", k, new[k]))
+        new[k] = ""
+    if glyphs:
+        rewrite_glyph_bullets(new, skip)
     markers = rewrite_fancy_lists(new, skip) if fancy else {}
     if new == lines and not ads:
         return Prepared(tokens, lines)
     only_admonitions = new == lines
     for ad in ads.values():
         for k in ad.blank:
+            if new[k].strip():
+                skipped.append(_skipped("admonition_fence", k, new[k]))
             new[k] = ""
     if only_admonitions:  # parse their bodies, not the whole text again
         tokens = _splice(tokens, parser, lines, ads)
@@ -129,7 +151,39 @@ def prepare(
         tokens = tokens_of(parser, "\n".join(new))
     extra.sort(key=lambda t: t.map[0])
     covered = [(t.map[0], t.map[1]) for t in extra]
-    return Prepared(_merge(tokens, extra), new, markers, covered)
+    return Prepared(_merge(tokens, extra), new, markers, covered, tuple(skipped))
+
+
+def _table_skips(
+    lines: list[str], first: int, last: int, rows: Sequence[tuple[int, int, str]]
+) -> list[SkippedLines]:
+    """A line-drawn table's lines outside its rows: rules, and the header above the first
+    row (its names are in every row's text). Any other line is left unaccounted."""
+    in_rows = {k for a, b, _ in rows for k in range(a, b + 1)}
+    top = rows[0][0] if rows else last + 1
+    out = []
+    for k in range(first, last + 1):
+        line = lines[k]
+        if k in in_rows or not line.strip():
+            continue
+        if not any(ch.isalnum() for ch in line):
+            out.append(_skipped("table_rule", k, line))
+        elif k < top:
+            out.append(_skipped("table_header", k, line))
+    return out
+
+
+def _skipped(reason: str, k: int, line: str) -> SkippedLines:
+    return SkippedLines(first=k + 1, last=k + 1, reason=reason, text=line.strip())
+
+
+def _changed(old: list[str], new: list[str], reason: str) -> list[SkippedLines]:
+    """The lines blanked from `old` to `new` (a comment), as skipped with `reason`."""
+    return [
+        _skipped(reason, k, a)
+        for k, (a, b) in enumerate(zip(old, new, strict=True))
+        if a.strip() and not b.strip()
+    ]
 
 
 def _outline_code(tokens: Sequence[Token], lines: list[str]) -> list[str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from notechunk.chunk import Piece, Pieces
@@ -112,7 +112,10 @@ def window_text(window: Window, sentences: tuple[tuple[Sentence, ...], ...]) -> 
                     pieces.append("\n")
                 elif not (_UNSPACED_END.search(pieces[-1]) and _UNSPACED.match(s.text)):
                     pieces.append(" ")
-            pieces.append(s.text)
+            text = s.text
+            if text.startswith("\u2022"):  # ... and is a list item like any other ("- a")
+                text = "- " + text[1:].lstrip()
+            pieces.append(text)
             prev = key
     return "".join(pieces)
 
@@ -168,21 +171,29 @@ def markdown_pieces(
         sents = [s for sec, i, j in w.parts for s in lay.sentences[sec][i:j]]
         paths = tuple(dict.fromkeys(sections[sec].path for sec, _, _ in w.parts))
         flags = ("merged_bullets",) if w.merged else ()
-        lines = (min(s.first_line for s in sents), max(s.last_line for s in sents))
-        if unresolved and any(lines[0] <= k <= lines[1] for k in unresolved):
+        text = _dedent(window_text(w, lay.sentences))
+        first, last = min(s.first_line for s in sents), max(s.last_line for s in sents)
+        if unresolved and any(first <= k <= last for k in unresolved):
             flags = (*flags, "unresolved_ref")
         sec0, first0, _ = w.parts[0]
         outline = _outline_of(sections[sec0].units, lay.sentences[sec0], first0, parent_words)
-        text = _dedent(window_text(w, lay.sentences))
-        if w.inline:  # merged tiny sections: the parent's path, the sub-headings inline
-            text = inline_text(w, all_paths, lambda part: window_text(part, lay.sentences))
+        if w.inline:
             flags = (*flags, "merged_sections")
+        if len(paths) > 1:  # sections merged (tiny ones, or bullets forward): the common
+            # parent's path, every other section's heading inline, so each is indexed
+            parent = common_parent(paths)
+            secs = dict.fromkeys(sec for sec, _, _ in w.parts)
+            labelled = replace(w, inline=tuple(s for s in secs if all_paths[s] != parent))
+            render = lambda part: window_text(part, lay.sentences)  # noqa: E731
+            text = inline_text(labelled, all_paths, render, parent)
+            # the headings said inline are text: their lines are in the chunk's `lines`
+            first = min(first, *(sections[s].lines[0] for s in labelled.inline))
         pieces.append(
             Piece(
                 text=text,
-                section_path=common_parent(paths) if w.inline else paths[0],
+                section_path=common_parent(paths) if len(paths) > 1 else paths[0],
                 section_paths=paths if len(paths) > 1 else (),
-                lines=lines,
+                lines=(first, last),
                 outline_path=outline,
                 flags=flags,
                 omit_reason="toc" if w.toc else None,
@@ -203,4 +214,5 @@ def markdown_pieces(
         created=created,
         tags=parsed.tags,
         flags=("recovered_text",) if parsed.recovered_lines else (),
+        skipped=parsed.skipped,
     )

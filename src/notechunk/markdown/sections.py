@@ -13,16 +13,18 @@ Text the parser does not return is recovered line by line, so no source line is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from notechunk.markdown.builder import Builder, place, recover
+from notechunk.chunk import SkippedLines
+from notechunk.markdown.builder import Builder, Outline, place, recover
 from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
 from notechunk.markdown.logseq import LogseqState, block_ids, is_logseq
-from notechunk.markdown.model import ParsedMarkdown, Section, Skipped, Unit
+from notechunk.markdown.model import ParsedMarkdown, Section, Unit
 from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
 from notechunk.markdown.onenote import page_header
 from notechunk.markdown.pandoc import is_page_number, marker_text
@@ -85,10 +87,14 @@ def parse_markdown_sections(
     covered = _walk(prep.tokens, b, prep.markers) + prep.covered
     b.finish()
     sections = b.sections
-    recovered = recover(prep.lines, covered, fm.lines)
+    recovered = recover(prep.lines, covered, fm.lines, b.skip)
     if recovered:
         sections = place(sections, recovered)
-    sections, page_title, created = page_header(sections)
+    sections, page_title, created, header = page_header(sections)
+    if fm.lines:
+        b.skip("front_matter", 1, fm.lines)
+    for unit in header:
+        b.skip("page_header", unit.first_line, unit.last_line)
     ls = prep.logseq
     properties = tuple(ls.properties) if ls is not None else ()
     return ParsedMarkdown(
@@ -98,18 +104,18 @@ def parse_markdown_sections(
         title=fm.title or dict(properties).get("title") or page_title,
         created=created or fm.metadata.get("created") or None,
         tags=tuple(dict.fromkeys([*fm.tags, *(ls.tags if ls else ()), *b.tags])),
-        skipped=tuple(b.skipped) + _dropped(ls),
+        skipped=(*prep.skipped, *b.skipped, *_dropped(ls)),
         properties=properties,
         unresolved=tuple(ls.unresolved) if ls is not None else (),
     )
 
 
-def _dropped(ls: LogseqState | None) -> tuple[Skipped, ...]:
+def _dropped(ls: LogseqState | None) -> tuple[SkippedLines, ...]:
     """What the Logseq dialect took out as metadata, each line with its reason."""
     if ls is None:
         return ()
     return tuple(
-        Skipped(reason=reason, first_line=line, last_line=line, text=text)
+        SkippedLines(first=line, last=line, reason=reason, text=text)
         for reason, line, text in ls.dropped
     )
 
@@ -130,12 +136,27 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
     if text and text not in ("-", "*", "+"):  # a lone marker: an empty item read as text
         unit = Unit(kind="prose", text=prefix + text, first_line=first, last_line=last)
         b.add(unit, toc, lead=text)
+    else:
+        b.skip(_empty_reason(b.lines[first - 1 : last], tags), first, last)
+
+
+_SETEXT = re.compile(r"[ \t>]*(?:[-*+][ \t]+)?(?:=+|-+)[ \t]*")
 
 
 def _alone_in_item(tokens: Sequence[Token], after: int) -> bool:
     """The list item's heading (`- ## X`) is all the item holds: with no children it
     heads nothing, so it stays an item's text (else its words would be in no chunk)."""
     return after >= len(tokens) or tokens[after].type == "list_item_close"
+
+
+def _empty_reason(lines: list[str], tags: list[str]) -> str:
+    """Why a block left no text: an image, a comment, tags only, or markup only."""
+    raw = "\n".join(lines)
+    if "![" in raw or "<img" in raw.lower():
+        return "image"
+    if "<!--" in raw:
+        return "comment"
+    return "tags" if tags else "markup"
 
 
 def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[tuple[int, int]]:
@@ -149,16 +170,21 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
         t = tok.type
         if tok.map is not None and t in ("fence", "code_block", "html_block", "hr"):
             covered.append((tok.map[0], tok.map[1]))
+            if t == "hr":
+                b.skip("rule", tok.map[0] + 1, tok.map[1])
         if t in ("heading_open", "paragraph_open") and tok.map is not None and i + 1 < n:
             covered.append((tok.map[0], tok.map[1]))
             raw = _inline_source(tokens[i + 1].content)
             first, last = tok.map[0] + 1, tok.map[1]
             if t == "heading_open":
+                if last > first and _SETEXT.fullmatch(b.lines[last - 1]):  # its underline
+                    b.skip("markup", last, last)
                 title, tags = take_tags(clean_inline(raw).strip())
                 b.tags.extend(tags)
                 title = " ".join(title.split())
                 if tok.level == 0 and title:
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)
+                    b.skip("heading", first, last)
                 elif (
                     title
                     and pending_prefix
@@ -167,15 +193,20 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                 ):
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)  # `- ## X`
                     b.heading_item()
+                    b.skip("heading", first, last)
                     pending_prefix = ""
                 elif title:
                     _prose(b, pending_prefix, title, first, last)
                     pending_prefix = ""
+                else:
+                    b.skip("empty_heading", first, last)
             else:
                 pending_prefix = _paragraph(b, raw, first, last, tok.level, pending_prefix)
             i += 3
             continue
         if t == "list_item_open":
+            if tok.map is not None and i + 1 < n and tokens[i + 1].type == "list_item_close":
+                b.skip("empty_item", tok.map[0] + 1, tok.map[0] + 1)  # a marker alone
             indent = "  " * len(prefixes)  # nesting shows as indentation
             fancy = markers.get(tok.map[0]) if tok.map is not None else None
             if fancy is not None:
@@ -201,12 +232,17 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                     last_line=tok.map[1],
                 )
                 b.add(unit, 2 if toc_fence(info) else 0)
+            else:
+                b.skip("empty_code", tok.map[0] + 1, tok.map[1])
         elif t == "html_block" and tok.map is not None:
             i = _html(tokens, i, b, pending_prefix, covered)
             pending_prefix = ""
             continue
         elif t == "table_open" and tok.map is not None:
             covered.append((tok.map[0], tok.map[1]))
+            # its header and delimiter row (at any depth: a table in a list item too): the
+            # names are in every row
+            b.skip("table_header", tok.map[0] + 1, min(tok.map[0] + 2, tok.map[1]))
             i = _table(tokens, i, b)
             continue
         elif isinstance(tok, UnitsToken):
@@ -223,6 +259,7 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
         title = pandoc_heading(raw)
         if title is not None:
             b.heading(PANDOC_HEADING_LEVEL, title, first, real=False)
+            b.skip("heading", first, last)
             return prefix
     box = callout(raw) if lead == "[" else None
     if box is not None:
@@ -238,7 +275,7 @@ def _paragraph(b: Builder, raw: str, first: int, last: int, level: int, prefix: 
             return prefix
     text = clean_inline(inline_fields(raw)).strip()
     if level == 0 and not prefix and len(text) <= 40 and is_page_number(text):
-        b.skipped.append(Skipped(reason="page_number", first_line=first, last_line=last, text=text))
+        b.skip("page_number", first, last)
         return prefix
     _prose(b, prefix, text, first, last, 1 if toc_entry(raw) else 0)
     return ""
@@ -261,15 +298,31 @@ def _html(
             last = nxt.map[1]
         parts.append(nxt.content)
         i += 1
+    before = b.added
+    heading = False
+    cards: list[Outline] = []
     for item in html_items("\n".join(parts)):
+        if item.kind == "card":  # a block with its own heading: a section until its end
+            if level == 0:
+                cards.append(b.outline())
+            continue
+        if item.kind == "end":
+            if cards:
+                b.restore(cards.pop(), last + 1)
+            continue
         if item.kind == "heading" and level == 0:
             b.heading(item.level, item.text, first)
+            heading = True
         elif item.kind == "row":
             b.add(Unit(kind="row", text=item.text, first_line=first, last_line=last))
         else:
             text = item.text.lstrip(" ")  # a nested HTML list item keeps its indentation
             _prose(b, prefix + item.text[: len(item.text) - len(text)], text, first, last)
             prefix = ""
+    if heading and b.added == before:  # a block of headings only
+        b.skip("heading", first, last)
+    elif not heading and b.added == before and not b.skipped_at(first):
+        b.skip(_empty_reason(b.lines[first - 1 : last], []), first, last)
     return i
 
 
@@ -303,8 +356,8 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
         elif tok.type == "inline":
             row.append(clean_inline(tok.content).strip())
         elif tok.type == "tr_close":
-            if _lone_marker(b, row_line):
-                pass  # an empty bullet the Rust parser reads as a row (markdown-it-py does not)
+            if _lone_marker(b, row_line):  # an empty bullet the Rust parser reads as a row
+                b.skip("empty_item", row_line, row_line)  # (markdown-it-py does not)
             elif in_head:
                 headers = row
             elif not any(headers):

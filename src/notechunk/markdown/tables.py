@@ -176,7 +176,7 @@ def _grid(lines: Sequence[str], skip: bytearray, i: int) -> LineTable | None:
     head, rows = grid_rows(lines[i : last + 1])
     out = []
     for a, b, cells in rows:
-        text = row_text(head, cells)
+        text = row_text(head if len(cells) > 1 or len(head) <= 1 else [], cells)
         if text:
             out.append((i + a, i + b, text))
     return LineTable(first=i, last=last, rows=tuple(out))

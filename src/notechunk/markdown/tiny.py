@@ -70,18 +70,27 @@ def merge_tiny_sections(
     return out
 
 
-def inline_text(window: Window, paths: Sequence[Path], render: Render) -> str:
-    """The window's text, each inline section said as "Heading: text" (a one-line bullet
-    loses its marker; a longer body goes on the lines under "Heading:"). `render` gives
-    the text of a one-part window, as the runner joins sentences."""
+def inline_text(
+    window: Window, paths: Sequence[Path], render: Render, parent: Path | None = None
+) -> str:
+    """The window's text, each inline section said once as "Heading: text" (a one-line
+    bullet loses its marker; a longer body goes on the lines under "Heading:"), the
+    heading being its path below `parent` (default: the window's common parent), so a
+    merged section's heading is always in the text. `render` gives the text of a one-part
+    window, as the runner joins sentences."""
+    if parent is None:
+        parent = common_parent([paths[sec] for sec, _, _ in window.parts])
     out: list[str] = []
+    said: set[int] = set()
     for part in window.parts:
         body = render(Window(parts=(part,), words=0, bullet=False))
         sec = part[0]
-        if sec not in window.inline or not paths[sec]:
+        below = paths[sec][len(parent) :] if paths[sec][: len(parent)] == parent else paths[sec]
+        if sec not in window.inline or not below or sec in said:
             out.append(body)
             continue
-        label = paths[sec][-1].rstrip(":").rstrip()
+        said.add(sec)
+        label = " > ".join(h.rstrip(":").rstrip() for h in below)
         if "\n" in body:
             out.append(f"{label}:\n{body}")
         else:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from notechunk.chunk import count_words, unspaced_text
 from notechunk.config import MarkdownConfig
@@ -59,39 +59,51 @@ def section_sentences(section: Section, segmenter: Segmenter, max_words: int = 0
     each within the cap where a line allows it."""
     out: list[Sentence] = []
     for k, unit in enumerate(section.units):
-        if unit.kind != "prose":
-            for text, first, last in split_unit(unit, max_words):
-                out.append(
-                    Sentence(
-                        text=text, first_line=first, last_line=last, unit=k, words=count_words(text)
-                    )
-                )
-            continue
-        text = unit.text
-        prefix = ""
-        m = _BULLET_PREFIX.match(text)
-        if m:  # the marker belongs to the first sentence, not to the segmenter's input
-            prefix, text = m.group(0), text[m.end() :]
-        multiline = "\n" in text
-        unspaced = unspaced_text(text)  # Chinese or Japanese: words counted by characters
-        line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
-        for n, (s, e) in enumerate(segmenter.spans(text)):
-            parts = text[s:e].split()
-            sentence = " ".join(parts)
-            words = count_words(sentence) if unspaced else len(parts)
-            if n == 0 and prefix:
-                sentence = prefix + sentence
-                words += 1  # the prefix is one word, "-"
-            first = last = unit.first_line
-            if multiline:
-                line += text.count("\n", pos, s)
-                pos = s
-                first = min(line, unit.last_line)
-                last = min(line + text.count("\n", s, e), unit.last_line)
-            out.append(
-                Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words)
-            )
+        start = len(out)
+        _unit_sentences(out, k, unit, segmenter, max_words)
+        if len(out) > start:  # the unit's first and last lines are its sentences' (a
+            # `#tag` or a fence line the text no longer shows stays inside `lines`)
+            out[start] = replace(out[start], first_line=min(out[start].first_line, unit.first_line))
+            out[-1] = replace(out[-1], last_line=max(out[-1].last_line, unit.last_line))
     return out
+
+
+def _unit_sentences(
+    out: list[Sentence], k: int, unit: Unit, segmenter: Segmenter, max_words: int
+) -> None:
+    """Append the sentences of one unit (the `k`th of its section) to `out`."""
+    if unit.kind != "prose":
+        for text, first, last in split_unit(unit, max_words):
+            out.append(
+                Sentence(
+                    text=text, first_line=first, last_line=last, unit=k, words=count_words(text)
+                )
+            )
+        return
+    text = unit.text
+    prefix = ""
+    m = _BULLET_PREFIX.match(text)
+    if m:  # the marker belongs to the first sentence, not to the segmenter's input
+        prefix, text = m.group(0), text[m.end() :]
+    # the text's line breaks are the source's unless clean-up took some out (an attribute
+    # or comment over two lines) or put some in: then each sentence's range widens by the
+    # difference, so its `lines` always hold it (issue 22)
+    missing = unit.last_line - unit.first_line - text.count("\n")
+    short, extra = max(missing, 0), max(-missing, 0)
+    unspaced = unspaced_text(text)  # Chinese or Japanese: words counted by characters
+    line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
+    for n, (s, e) in enumerate(segmenter.spans(text)):
+        parts = text[s:e].split()
+        sentence = " ".join(parts)
+        words = count_words(sentence) if unspaced else len(parts)
+        if n == 0 and prefix:
+            sentence = prefix + sentence
+            words += 1  # the prefix is one word, "-"
+        line += text.count("\n", pos, s)
+        pos = s
+        first = max(min(line, unit.last_line) - extra, unit.first_line)
+        last = min(line + text.count("\n", s, e) + short, unit.last_line)
+        out.append(Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words))
 
 
 def split_unit(unit: Unit, max_words: int) -> list[tuple[str, int, int]]:

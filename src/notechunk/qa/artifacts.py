@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
 from notechunk.enrich.glossary import Glossary
@@ -112,6 +112,7 @@ def write_stream(
     cfg: Config,
     glossary: Glossary | None = None,
     skipped: Sequence[str] = (),
+    accounts: Sequence[LineAccount] = (),
 ) -> Metrics:
     """Write every output file of a run into `folder` (the staging folder of OUT) as the
     finished chunks stream past, in output order (`surviving`: how many are not omitted,
@@ -171,7 +172,7 @@ def write_stream(
         items.close()
         if parquet is not None:
             parquet.close()
-    metrics = tally.result(discarded, reports, errors, glossary)
+    metrics = tally.result(discarded, reports, errors, glossary, accounts)
     semantic = sem.result()
     enrichment = enrichment_json(glossary, dangling)
     drows = discarded_rows_json(discarded)
@@ -183,6 +184,8 @@ def write_stream(
     write_json(qa / "discarded_rows.json", drows)
     atomic_write_bytes(qa / "discarded_rows.csv", discarded_csv(drows))
     write_json(qa / "errors.json", errs)
+    accounts_json = skipped_lines_json(accounts)
+    write_json(qa / "skipped_lines.json", accounts_json)
     where = {r["id"]: r["source"] for r in head} | {c.id: c.source for *_, c in tally.lowest}
     html = render_report(
         metrics,
@@ -193,9 +196,16 @@ def write_stream(
         sources=where,
         flagged_total=n_flagged,
         enrichment=enrichment,
+        accounts=accounts_json,
     )
     write_text(folder / "report.html", html)
     return metrics
+
+
+def skipped_lines_json(accounts: Sequence[LineAccount]) -> list[dict[str, Any]]:
+    """qa/skipped_lines.json: per Markdown file, its account (conserved or not, the line
+    counts), the spans in no chunk with their reason, and the unaccounted line numbers."""
+    return [{**a.to_json(), "conserved": a.conserved} for a in accounts]
 
 
 class _Items:

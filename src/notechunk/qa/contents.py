@@ -190,6 +190,19 @@ def summary_markdown(
         lines.append(
             f"- {b.source} [{b.sheet}]: {b.data_rows} rows != {b.chunks} + {b.discarded}{unread}"
         )
+    ml = m.markdown_lines
+    lines += [
+        "",
+        "## Markdown conservation",
+        "",
+        f"{ml.files} Markdown file(s): {ml.lines} non-blank lines = {ml.in_chunks} in chunks"
+        f" + {ml.skipped} skipped with a reason (qa/skipped_lines.json)"
+        f" + {ml.unaccounted} unaccounted. Conserved: {'yes' if ml.conserved else 'NO'}.",
+    ]
+    lines += [
+        f"- {g.source}: Conserved: NO, {g.unaccounted} lines unaccounted for"
+        for g in ml.not_conserved
+    ]
     lines += ["", "## Semantic types (surviving)", "", "| type | count |", "| --- | --- |"]
     lines += [f"| {t} | {n} |" for t, n in semantic["counts"].items()]
     if enrichment is not None:
@@ -201,7 +214,7 @@ def summary_markdown(
     lines += [
         "",
         "Files: metrics.json, flagged.json/.csv, discarded_rows.json/.csv, errors.json,"
-        " semantic_types.json, enrichment.json, sample.jsonl; ../report.html.",
+        " semantic_types.json, enrichment.json, skipped_lines.json, sample.jsonl; ../report.html.",
         "",
     ]
     return "\n".join(lines)

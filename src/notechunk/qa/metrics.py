@@ -80,6 +80,32 @@ class SheetTotals:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LineGap:
+    """A Markdown file whose account does not hold: `unaccounted` non-blank lines are in
+    no chunk and were not skipped with a reason."""
+
+    source: str
+    lines: int
+    unaccounted: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LineTotals:
+    """The Markdown line accounts summed: `lines == in_chunks + skipped + unaccounted`
+    (non-blank lines); `skipped_by_reason` counts the skipped spans (qa/skipped_lines.json)
+    by their reason."""
+
+    files: int = 0
+    lines: int = 0
+    in_chunks: int = 0
+    skipped: int = 0
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    unaccounted: int = 0
+    conserved: bool = True
+    not_conserved: tuple[LineGap, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EnrichmentCounts:
     """What enrichment did to the surviving chunks: merged tiny sections, references
     resolved and dangling (by phrase), acronyms defined, expanded and undefined."""
@@ -115,6 +141,7 @@ class Metrics:
     lowest_retrieval_scores: tuple[LowScore, ...] = ()
     semantic_types: dict[str, int] = field(default_factory=dict)
     sheets: SheetTotals = field(default_factory=SheetTotals)
+    markdown_lines: LineTotals = field(default_factory=LineTotals)
     discarded_rows: int = 0
     discarded_by_rule: dict[str, int] = field(default_factory=dict)
     errors: int = 0

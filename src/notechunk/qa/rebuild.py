@@ -64,6 +64,7 @@ def build_report(out: Path) -> Path:
             ("errors.json", []),
             ("semantic_types.json", {}),
             ("enrichment.json", {}),
+            ("skipped_lines.json", []),
         )
     }
     try:
@@ -75,6 +76,7 @@ def build_report(out: Path) -> Path:
             loaded["semantic_types.json"],
             _chunk_sources(run),
             enrichment=loaded["enrichment.json"],
+            accounts=loaded["skipped_lines.json"],
         )
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise UsageError(

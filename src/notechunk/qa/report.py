@@ -28,6 +28,7 @@ def render_report(
     sources: Mapping[str, str] | None = None,
     flagged_total: int | None = None,
     enrichment: dict[str, Any] | None = None,
+    accounts: Sequence[dict[str, Any]] = (),
 ) -> str:
     """The HTML text of report.html (pure: same inputs, same string). `flagged` may be
     the first `MAX_TABLE_ROWS` rows only, with `flagged_total` the full count.
@@ -190,6 +191,7 @@ def render_report(
         f'<h2>Charts</h2><div class="charts">{charts}</div>'
         f"<h2>Per source</h2>{src_table}"
         f"<h2>Sheet conservation</h2>{sheet_line}"
+        f"<h2>Markdown conservation</h2>{_lines_section(m, accounts)}"
         f"<h2>Lowest retrieval scores ({len(low)})</h2>{low_table}"
         f"<h2>Flagged chunks ({n_flagged})</h2>{flagged_table}"
         f"<h2>Discarded sheet rows ({len(discarded)})</h2>{discarded_table}"
@@ -197,6 +199,42 @@ def render_report(
         f"{_enrichment_section(m, enrichment or {})}"
         f"<script>{script()}</script></body></html>\n"
     )
+
+
+def conserved_text(unaccounted: int) -> str:
+    """What the reports say of one file's account."""
+    return "yes" if not unaccounted else f"NO, {unaccounted} lines unaccounted for"
+
+
+def _lines_section(m: Metrics, accounts: Sequence[dict[str, Any]]) -> str:
+    """The Markdown line totals and, per file, whether its account holds (qa/skipped_lines.json)."""
+    t = m.markdown_lines
+    line = (
+        f"<p>{t.files} Markdown file(s): {t.lines} non-blank lines = {t.in_chunks} in chunks + "
+        f"{t.skipped} skipped with a reason + {t.unaccounted} unaccounted. "
+        + ("Conserved." if t.conserved else '<span class="bad">NOT conserved.</span>')
+        + "</p>"
+    )
+    rows = [
+        (
+            a["source"],
+            a["lines"],
+            a["in_chunks"],
+            a["skipped_lines"],
+            len(a["unaccounted"]),
+            conserved_text(len(a["unaccounted"])),
+        )
+        for a in sorted(accounts, key=lambda a: (-len(a["unaccounted"]), a["source"]))
+    ]
+    table = filter_table(
+        "lines",
+        ["source", "lines", "in chunks", "skipped", "unaccounted", "conserved"],
+        rows,
+        select_col=5,
+        select_label="conserved",
+        num_cols=(1, 2, 3, 4),
+    )
+    return line + table
 
 
 def _enrichment_section(m: Metrics, data: dict[str, Any]) -> str:

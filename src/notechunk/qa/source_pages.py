@@ -43,6 +43,7 @@ def write_source_pages(
     `where` the source of every chunk a duplicate points to (filled as the stream goes)."""
     read = read or (lambda _: None)
     kinds, rows, reports, errors = by_source(extras)
+    accounts = {a.source: a for a in extras.accounts}
     target = folder / SOURCES_DIR
     summary: dict[str, sources_html.IndexRow] = {}
 
@@ -58,6 +59,7 @@ def write_source_pages(
             flagged=frozenset(c.id for c in shown if is_flagged(c)),
             totals=totals,
             discarded_total=len(rows[source]),
+            account=accounts.get(source),
         )
         write_text(target / page_name(source), sources_html.page(view, reason, where))
         summary[source] = sources_html.index_row(view)

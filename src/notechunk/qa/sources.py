@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from notechunk.chunk import Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.corpus import Corpus
 from notechunk.errors import InputError
 
@@ -124,6 +124,7 @@ class FileView:
     # only the first `MAX_PAGE_ITEMS` of them
     totals: tuple[int, int, int] | None = None
     discarded_total: int | None = None
+    account: LineAccount | None = None  # a Markdown file's line account
 
     @property
     def title(self) -> str:

@@ -105,7 +105,8 @@ def _markdown_body(view: FileView, reason: Callable[[Chunk], str], where: Mappin
             content = any(lines[n - 1].strip() for n in range(item.first, item.last + 1))
             cap = (
                 '<div class="cap" title="headings are kept as each chunk\'s heading path; '
-                'front matter, blank lines and markup carry no text">in no chunk</div>'
+                'front matter, blank lines and markup carry no text">'
+                f"in no chunk{_gap_reasons(view, item.first, item.last)}</div>"
                 if content
                 else ""
             )
@@ -128,6 +129,20 @@ def _markdown_body(view: FileView, reason: Callable[[Chunk], str], where: Mappin
             f"<pre>{_e(c.text)}</pre></details></section>"
         )
     return "".join(out)
+
+
+def _gap_reasons(view: FileView, first: int, last: int) -> str:
+    """Why lines `first`..`last` are in no chunk, from the file's account (qa/skipped_lines
+    .json): the reasons of its skipped spans there, and any line unaccounted for."""
+    a = view.account
+    if a is None:
+        return ""
+    reasons = dict.fromkeys(s.reason for s in a.skipped if s.first <= last and s.last >= first)
+    lost = sum(1 for n in a.unaccounted if first <= n <= last)
+    said = f": {_e(', '.join(reasons))}" if reasons else ""
+    if lost:
+        said += f' <span class="bad">{lost} line{"s" if lost != 1 else ""} unaccounted</span>'
+    return said
 
 
 def _discarded_row(d: DiscardedRow) -> str:
@@ -192,6 +207,9 @@ def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str
     if view.n_discarded:
         n = view.n_discarded
         summary += f" · {n} discarded row{'s' if n != 1 else ''}"
+    if view.account is not None:
+        lost = len(view.account.unaccounted)
+        summary += " · Conserved: " + (f"NO, {lost} lines unaccounted for" if lost else "yes")
     hidden_chunks, hidden_rows = view.hidden
     if hidden_chunks or hidden_rows:
         summary += (

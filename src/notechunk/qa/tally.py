@@ -14,12 +14,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from notechunk.chunk import QUALITY_LABELS, Chunk, DiscardedRow, FileError, SheetReport
+from notechunk.chunk import (
+    QUALITY_LABELS,
+    Chunk,
+    DiscardedRow,
+    FileError,
+    LineAccount,
+    SheetReport,
+)
 from notechunk.enrich.glossary import Glossary
 from notechunk.qa.metrics import (
     SCORE_BINS,
     WORD_BINS,
     EnrichmentCounts,
+    LineGap,
+    LineTotals,
     LowScore,
     Metrics,
     SheetGap,
@@ -61,6 +70,29 @@ def _sheet_totals(reports: Sequence[SheetReport]) -> SheetTotals:
         blank_rows=sum(r.blank_rows for r in read),
         chunks=sum(r.chunks for r in read),
         discarded=sum(r.discarded for r in read),
+        conserved=not broken,
+        not_conserved=broken,
+    )
+
+
+def line_totals(accounts: Sequence[LineAccount]) -> LineTotals:
+    """The Markdown files' line accounts summed, the files that do not hold listed."""
+    by_reason: Counter[str] = Counter()
+    for a in accounts:
+        for s in a.skipped:
+            by_reason[s.reason] += 1
+    broken = tuple(
+        LineGap(source=a.source, lines=a.lines, unaccounted=len(a.unaccounted))
+        for a in accounts
+        if a.unaccounted
+    )
+    return LineTotals(
+        files=len(accounts),
+        lines=sum(a.lines for a in accounts),
+        in_chunks=sum(a.in_chunks for a in accounts),
+        skipped=sum(a.skipped_lines for a in accounts),
+        skipped_by_reason=dict(sorted(by_reason.items())),
+        unaccounted=sum(len(a.unaccounted) for a in accounts),
         conserved=not broken,
         not_conserved=broken,
     )
@@ -172,6 +204,7 @@ class MetricsTally:
         sheet_reports: Sequence[SheetReport] = (),
         errors: Sequence[FileError] = (),
         glossary: Glossary | None = None,
+        accounts: Sequence[LineAccount] = (),
     ) -> Metrics:
         kept = self.surviving
         return Metrics(
@@ -204,6 +237,7 @@ class MetricsTally:
             ),
             semantic_types=dict(sorted(self.semantic.items())),
             sheets=_sheet_totals(sheet_reports),
+            markdown_lines=line_totals(accounts),
             discarded_rows=len(discarded),
             discarded_by_rule=dict(sorted(Counter(d.rule for d in discarded).items())),
             errors=len(errors),
@@ -230,9 +264,10 @@ def compute_metrics(
     errors: Sequence[FileError] = (),
     lowest_scores_listed: int = 20,
     glossary: Glossary | None = None,
+    accounts: Sequence[LineAccount] = (),
 ) -> Metrics:
     """The metrics over finished chunks (omitted ones included, marked `omit`)."""
     tally = MetricsTally(lowest_scores_listed)
     for c in chunks:
         tally.add(c)
-    return tally.result(discarded, sheet_reports, errors, glossary)
+    return tally.result(discarded, sheet_reports, errors, glossary, accounts)

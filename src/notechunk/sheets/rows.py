@@ -59,8 +59,10 @@ class SheetRows:
         pieces: list[Piece],
         discarded: list[DiscardedRow],
         tally: Tally,
+        title: str | None = None,
     ) -> None:
         self.sheet, self.rel, self.cfg, self.header = sheet, rel, cfg, header
+        self.context = (title,) if title else ()  # the sheet's title: every row's context
         self.zone, self.pieces, self.discarded, self.t = zone, pieces, discarded, tally
         self.names = header.names
         self.template = template
@@ -157,6 +159,7 @@ class SheetRows:
         self.pieces.append(
             Piece(
                 text=text,
+                section_path=self.context,
                 sheet=self.sheet,
                 row=row.number,
                 group=self.groups.chunk(len(self.pieces)),

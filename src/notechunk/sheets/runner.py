@@ -27,7 +27,7 @@ below it until the next such row.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -126,7 +126,16 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
     zone = {row_key(r.cells): r.number for r in reversed(head[: last + 1]) if any(r.cells)}
     sheet_rows = SheetRows(
-        sheet.name, rel, cfg, header, template, zone, out.pieces, out.discarded, t
+        sheet.name,
+        rel,
+        cfg,
+        header,
+        template,
+        zone,
+        out.pieces,
+        out.discarded,
+        t,
+        title=sheet_title(above),
     )
     try:
         for row in above:
@@ -151,6 +160,18 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         out.errors.append(FileError(source=rel, stage="read", reason=reason))
         return
     report("read", header.row, t, note)
+
+
+def sheet_title(above: Sequence[SheetRow]) -> str | None:
+    """The sheet's title (SPEC v3): the text of the first one-cell row above the header
+    ("Important Mountain Passes of India", a merged cell counted once; a row that opens
+    in lower case is a note, not a title), or None."""
+    for row in above:
+        cells = {c.strip() for c in row.cells if c.strip()}  # a merged title repeats
+        text = " ".join(next(iter(cells)).split()) if len(cells) == 1 else ""
+        if text and not text[0].islower():  # "table with row headers in column A": a note
+            return text
+    return None
 
 
 def _note(header: Header, above: int) -> str:
