@@ -120,3 +120,16 @@ def test_commonmark_headings_agree_with_spec_examples() -> None:
         if top and got != expected:
             wrong.append(ex["example"])
     assert wrong == []
+
+
+def test_a_heading_loses_the_image_beside_its_words() -> None:
+    """A Word export puts a figure's alt text into the heading it sits in ("Shape
+    Description automatically generated"): the heading is its words; an image alone
+    stays the heading."""
+    doc = (
+        '### ![Shape Description automatically generated](media/i1.png){width="1in"}'
+        "Optical trapping {#optical}\n\nA laser traps a bead.\n\n"
+        "### ![Only a figure](media/i2.png)\n\nThe figure is all the heading says.\n"
+    )
+    paths = [s.path for s in parse_markdown_sections(doc).sections if s.units]
+    assert paths == [("Optical trapping",), ("Only a figure",)]

@@ -143,6 +143,19 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
 _SETEXT = re.compile(r"[ \t>]*(?:[-*+][ \t]+)?(?:=+|-+)[ \t]*")
 
 
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\{[^}]*\})?")
+
+
+def _heading_source(raw: str) -> str:
+    """A heading's text without its images: an icon or figure beside the words (a Word
+    export puts the figure's alt text, "Shape Description automatically generated", in
+    the heading) is not its title; a heading that is only an image keeps it."""
+    if "![" not in raw:
+        return raw
+    bare = _IMAGE.sub("", raw)
+    return bare if bare.strip() else raw
+
+
 def _alone_in_item(tokens: Sequence[Token], after: int) -> bool:
     """The list item's heading (`- ## X`) is all the item holds: with no children it
     heads nothing, so it stays an item's text (else its words would be in no chunk)."""
@@ -179,7 +192,7 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
             if t == "heading_open":
                 if last > first and _SETEXT.fullmatch(b.lines[last - 1]):  # its underline
                     b.skip("markup", last, last)
-                title, tags = take_tags(clean_inline(raw).strip())
+                title, tags = take_tags(clean_inline(_heading_source(raw)).strip())
                 b.tags.extend(tags)
                 title = " ".join(title.split())
                 if tok.level == 0 and title:
