@@ -92,8 +92,9 @@ def test_screenshot_is_not_blank(report: Path, tmp_path: Path) -> None:
 def test_filter_script_runs(report: Path, tmp_path: Path) -> None:
     dom = chromium(tmp_path, "--dump-dom", report.as_uri() + "#flagged=fragment").stdout
     assert re.search(
-        r'<body[^>]*data-filters-ready="5"', dom
-    )  # flagged, discarded, errors, glossary, dangling
+        r'<body[^>]*data-filters-ready="6"', dom
+    )  # flagged, discarded, errors, glossary, dangling, the Markdown line accounts
+    assert '<table id="lines"' in dom
     table = dom[dom.index('id="flagged"') :]
     table = table[: table.index("</table>")]
     rows = re.findall(r"<tr( hidden=\"\")?><td>(\w+)</td>", table)
