@@ -60,6 +60,8 @@ def main(argv: list[str]) -> int:
         "no parent needed": [i for i, q in enumerate(qs) if not q.get("needs_parent")],
     }
     for name, idx in subsets.items():
+        if not idx:  # a set of one kind only (the deep set: every question needs a parent)
+            continue
         print(f"\n### {name} ({len(idx)} questions)\n")
         print("| row | recall@1 | recall@5 | recall@10 | MRR |")
         print("| --- | ---: | ---: | ---: | ---: |")

@@ -1,5 +1,6 @@
 """bench/outline_questions/notes-outline.jsonl (issue 21's eval): at least 50 questions,
-at least half marked `needs_parent`, each answer copied verbatim from its source file in
+at least half marked `needs_parent`; notes-outline-deep.jsonl: 60 more, every one needing
+a parent far above its answer; each answer copied verbatim from its source file in
 ../shared/corpora/notes-outline and found in no other file there; and
 bench/outline_sign.py's exact sign test."""
 
@@ -16,6 +17,7 @@ from notechunk.evaluate.questions import load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "bench/outline_questions/notes-outline.jsonl"
+DEEP = ROOT / "bench/outline_questions/notes-outline-deep.jsonl"
 OUTLINE = CORPORA / "notes-outline"
 
 
@@ -23,8 +25,8 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _rows() -> list[dict[str, object]]:
-    return [json.loads(line) for line in QUESTIONS.read_text("utf-8").splitlines() if line]
+def _rows(path: Path = QUESTIONS) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
 
 
 def test_the_question_file_is_well_formed_and_half_need_a_parent() -> None:
@@ -44,11 +46,19 @@ def test_every_answer_is_copied_from_its_source_and_from_no_other_file() -> None
         p.relative_to(OUTLINE).as_posix(): _norm(p.read_text("utf-8", errors="replace"))
         for p in OUTLINE.rglob("*.md")
     }
-    for r in _rows():
+    for r in _rows() + _rows(DEEP):
         answers = [_norm(str(a)) for a in r["answers"]]  # type: ignore[attr-defined]
         assert all(a in texts[str(r["source"])] for a in answers), r["question"]
         holders = [s for s, t in texts.items() if any(a in t for a in answers)]
         assert holders == [r["source"]], r["question"]
+
+
+def test_the_deep_set_needs_a_parent_everywhere_and_repeats_nothing() -> None:
+    deep = _rows(DEEP)
+    assert len(load_questions(DEEP).questions) == len(deep) >= 60
+    assert all(r["needs_parent"] is True for r in deep)
+    assert len({str(r["source"]) for r in deep}) >= 12
+    assert not {r["question"] for r in deep} & {r["question"] for r in _rows()}
 
 
 def test_the_sign_test_is_exact_and_two_sided() -> None:
