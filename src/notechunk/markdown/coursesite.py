@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from notechunk.markdown.clean import clean_inline
 from notechunk.markdown.model import Unit
-from notechunk.markdown.obsidian import Admonition
+from notechunk.markdown.obsidian import Admonition, fence_body
 
 _MKDOCS = re.compile(r"^([ ]*)(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)[ \t]*(.*)$")
 _QUOTED = re.compile(r'^"(.*)"[ \t]*$')
@@ -154,8 +154,5 @@ def myst_directive(lines: list[str], first: int, end: int, info: str) -> Admonit
     while k < end and _OPTION.match(lines[k]):
         blank.append(k)
         k += 1
-    last = end - 1
-    if last >= k and lines[last].strip().startswith(("```", "~~~")):
-        blank.append(last)
-        end = last
-    return Admonition(title=clean_inline(label).strip(), blank=tuple(blank), body=(k, max(k, end)))
+    body = fence_body(lines, blank, k, end)
+    return Admonition(title=clean_inline(label).strip(), blank=tuple(blank), body=body)

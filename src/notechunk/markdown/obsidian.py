@@ -105,8 +105,14 @@ def admonition(lines: list[str], first: int, end: int, info: str) -> Admonition 
             title = m.group(2).strip()
         blank.append(k)
         k += 1
+    return Admonition(title=title, blank=tuple(blank), body=fence_body(lines, blank, k, end))
+
+
+def fence_body(lines: list[str], blank: list[int], start: int, end: int) -> tuple[int, int]:
+    """The body (`start`, end) of a fenced admonition whose option lines end at `start`;
+    its closing fence, when it has one, joins the `blank` lines."""
     last = end - 1
-    if last >= k and lines[last].strip().startswith(("```", "~~~")):
+    if last >= start and lines[last].strip().startswith(("```", "~~~")):
         blank.append(last)
         end = last
-    return Admonition(title=title, blank=tuple(blank), body=(k, max(k, end)))
+    return (start, max(start, end))
