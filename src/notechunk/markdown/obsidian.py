@@ -105,7 +105,8 @@ def admonition(lines: list[str], first: int, end: int, info: str) -> Admonition 
             title = m.group(2).strip()
         blank.append(k)
         k += 1
-    return Admonition(title=title, blank=tuple(blank), body=fence_body(lines, blank, k, end))
+    body = fence_body(lines, blank, k, end)  # first: it may blank the closing fence
+    return Admonition(title=title, blank=tuple(blank), body=body)
 
 
 def fence_body(lines: list[str], blank: list[int], start: int, end: int) -> tuple[int, int]:
