@@ -48,7 +48,7 @@ def count_words(text: str) -> int:
     characters count as one word (a Chinese word is one to three characters, two on
     average), so a 400-character paragraph is 200 words, not one; letters or digits beside
     them count one word more. Korean separates its words by spaces and is counted by them."""
-    if _UNSPACED.search(text) is None:
+    if not unspaced_text(text):
         return len(text.split())
     words = 0
     for part in text.split():

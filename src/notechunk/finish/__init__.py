@@ -30,7 +30,7 @@ from notechunk.config import Config
 from notechunk.enrich import get_finder
 from notechunk.enrich.names import NameFinder
 from notechunk.enrich.references import resolve_references
-from notechunk.finish.quality import assess, classify, over_token_limit, trim_context_dead
+from notechunk.finish.quality import assess, classify, token_flags, trim_context_dead
 from notechunk.finish.semantic import semantic_type
 from notechunk.tokens import TokenCounter, counter_for
 
@@ -210,9 +210,7 @@ def recount(new: Chunk, old: Chunk, tokens: TokenCounter, cfg: Config) -> Chunk:
     n += tokens.overhead
     quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n)
     flags = tuple(f for f in new.flags if not f.startswith("too_long_tokens:"))
-    if over_token_limit(n, cfg):
-        flags = (*flags, f"too_long_tokens:{n}>{cfg.max_tokens}")
-    return replace(new, token_count=n, quality=quality, flags=flags)
+    return replace(new, token_count=n, quality=quality, flags=(*flags, *token_flags(n, cfg)))
 
 
 def location_of(piece: Piece) -> Location:

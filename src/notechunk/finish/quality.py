@@ -95,6 +95,13 @@ def over_token_limit(token_count: int | None, cfg: Config) -> bool:
     return token_count is not None and 0 < cfg.max_tokens < token_count
 
 
+def token_flags(token_count: int | None, cfg: Config) -> tuple[str, ...]:
+    """The `too_long_tokens:<n>><limit>` flag when `token_count` is over the limit."""
+    if over_token_limit(token_count, cfg):
+        return (f"too_long_tokens:{token_count}>{cfg.max_tokens}",)
+    return ()
+
+
 def assess(
     text: str, source_type: SourceType, cfg: Config, token_count: int | None = None
 ) -> tuple[int, Quality, bool, tuple[str, ...]]:
@@ -103,6 +110,4 @@ def assess(
     words = count_words(text)
     quality, omit, phrase = classify(text, words, source_type, cfg, token_count)
     flags: tuple[str, ...] = () if phrase is None else (f"context_dead:{phrase}",)
-    if over_token_limit(token_count, cfg):
-        flags = (*flags, f"too_long_tokens:{token_count}>{cfg.max_tokens}")
-    return words, quality, omit, flags
+    return words, quality, omit, (*flags, *token_flags(token_count, cfg))

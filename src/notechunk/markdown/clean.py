@@ -235,6 +235,11 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
     return "".join(out), spans
 
 
+def drop_images(text: str) -> str:
+    """`text` without its Markdown images, alt text and pandoc attributes included."""
+    return _IMAGE.sub("", text) if "![" in text else text
+
+
 def _image_alt(m: re.Match[str]) -> str:
     """An image keeps its alt text when it says something ("Map of the Indus sites"),
     not when it is a placeholder or a file name ("Exported image", "image12.png") or a

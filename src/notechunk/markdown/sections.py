@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import SkippedLines
 from notechunk.markdown.builder import Builder, Outline, place, recover
-from notechunk.markdown.clean import clean_inline
+from notechunk.markdown.clean import clean_inline, drop_images
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
@@ -143,16 +143,11 @@ def _prose(b: Builder, prefix: str, text: str, first: int, last: int, toc: int =
 _SETEXT = re.compile(r"[ \t>]*(?:[-*+][ \t]+)?(?:=+|-+)[ \t]*")
 
 
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\{[^}]*\})?")
-
-
 def _heading_source(raw: str) -> str:
     """A heading's text without its images: an icon or figure beside the words (a Word
     export puts the figure's alt text, "Shape Description automatically generated", in
     the heading) is not its title; a heading that is only an image keeps it."""
-    if "![" not in raw:
-        return raw
-    bare = _IMAGE.sub("", raw)
+    bare = drop_images(raw)
     return bare if bare.strip() else raw
 
 
