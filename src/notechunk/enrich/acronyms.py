@@ -233,15 +233,13 @@ def _candidates(text: str) -> list[tuple[str, str]]:
     for m in _PAREN.finditer(text) if "(" in text else ():
         inner = re.split(r"[;,]\s", m.group(1).strip())[0].strip()
         if acronym_shaped(inner) and " " not in inner:
-            before = text[: m.start()].rstrip()
-            sentence = re.split(r"(?<=[.!?:;])\s|\n", before)[-1]
-            words = sentence.split()
             limit = min(len(inner) + 5, len(inner) * 2)
-            long = long_form(acronym_key(inner), " ".join(words[-limit:]))
+            words = _words_before(text, m.start(), limit)
+            long = long_form(acronym_key(inner), " ".join(words))
             if long:
                 out.append((acronym_key(inner), long))
             continue
-        lead = re.search(r"([A-Z][A-Za-z0-9&-]+)\s*$", text[: m.start()])
+        lead = _lead_word(text, m.start())
         if lead and acronym_shaped(lead.group(1)) and " " in inner:
             long = long_form(acronym_key(lead.group(1)), inner)
             if long and long == inner.removeprefix("the ").removeprefix("The "):
@@ -254,6 +252,38 @@ def _candidates(text: str) -> list[tuple[str, str]]:
     if any(f"{name}:" in low for name in TERM_COLUMNS):
         out += _column_pairs(text)
     return out
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?:;])\s|\n")
+_LEAD = re.compile(r"([A-Z][A-Za-z0-9&-]+)\Z")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789&-")
+_LOOK_BACK = 400  # characters before a parenthesis read first (the whole text if too few)
+
+
+def _words_before(text: str, end: int, limit: int) -> list[str]:
+    """The last `limit` words of the sentence that runs up to `end`: read from a window
+    before it, so a text with many parentheses is not split whole once for each."""
+    start = max(0, end - _LOOK_BACK)
+    while True:
+        before = text[start:end].rstrip()
+        parts = _SENTENCE_BREAK.split(before)
+        words = parts[-1].split()
+        # exact when the window holds the sentence's start or more words than are kept
+        # (its first word may be cut)
+        if start == 0 or len(parts) > 1 or len(words) > limit:
+            return words[-limit:]
+        start = max(0, start - 4 * _LOOK_BACK)
+
+
+def _lead_word(text: str, end: int) -> re.Match[str] | None:
+    """`[A-Z][A-Za-z0-9&-]+` ending where only white space is left before `end`."""
+    j = end
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    k = j
+    while k > 0 and text[k - 1] in _WORD_CHARS:
+        k -= 1
+    return _LEAD.search(text, k, j)
 
 
 def long_form(short: str, candidate: str) -> str | None:

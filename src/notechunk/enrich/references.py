@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Literal
 
 from notechunk.chunk import Chunk
@@ -175,10 +176,6 @@ class _File:
     def __init__(self, chunks: Sequence[Chunk], finder: NameFinder) -> None:
         self.chunks = chunks
         self.finder = finder
-        # A word the file also writes in lower case is a common word, not part of a
-        # person's name: Title Case text ("Ran Binding Protein") is not a person.
-        self.common = {w for c in chunks for w in _LOWER_WORD.findall(c.text)}
-        self.whole = _Whole("\n".join(c.text for c in chunks))
         self.headings = {h for c in chunks for h in (*c.section_path, c.title)}
         self.names: dict[int, list[Name]] = {}  # a chunk's names, found once
         self.folded = 0  # chunks [0, folded) are in the latest-mention tables
@@ -186,6 +183,17 @@ class _File:
         if chunks:
             for n in heading_names(chunks[0].title, finder):
                 self.latest.add(n, strict=False)
+
+    @cached_property
+    def common(self) -> set[str]:
+        """A word the file also writes in lower case is a common word, not part of a
+        person's name: Title Case text ("Ran Binding Protein") is not a person. Made
+        when a name is first judged, not for every file with a reference."""
+        return {w for c in self.chunks for w in _LOWER_WORD.findall(c.text)}
+
+    @cached_property
+    def whole(self) -> _Whole:
+        return _Whole("\n".join(c.text for c in self.chunks))
 
     def names_of(self, k: int) -> list[Name]:
         """A chunk's names; an implausible person stays as a blank blocker, so "he" is
@@ -199,6 +207,8 @@ class _File:
         return self.names[k]
 
     def _plausible(self, n: Name) -> bool:
+        if not n.person:  # `_plausible`'s first test, without the file's word tables
+            return len(n.text.split()) <= MAX_NAME_WORDS
         return _plausible(n, self.common, self.whole, n.text in self.headings)
 
     def opened(self, k: int) -> list[Name]:

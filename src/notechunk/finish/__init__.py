@@ -49,15 +49,19 @@ def normalize_text(text: str) -> str:
         text = _PANDOC_ATTR.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = "\n".join(_normalize_line(line) for line in text.split("\n"))
+    spaced = _SPACES.sub(" ", text)  # one pass over the text, not one a line
+    text = "\n".join(
+        _normalize_line(line, body.strip())
+        for line, body in zip(text.split("\n"), spaced.split("\n"), strict=True)
+    )
     if "\n\n\n" in text:
         text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
 
 
-def _normalize_line(line: str) -> str:
-    """One line with single spaces; a nested list item keeps its indentation (depth)."""
-    body = _SPACES.sub(" ", line).strip()
+def _normalize_line(line: str, body: str) -> str:
+    """One line (`body`: with single spaces, stripped); a nested list item keeps its
+    indentation (depth)."""
     if line.startswith("  ") and _LIST_ITEM.match(body):
         indent = len(line) - len(line.lstrip(" "))
         return " " * indent + body

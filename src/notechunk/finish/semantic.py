@@ -53,6 +53,11 @@ _DATE = re.compile(
     rf"|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\s+century\b",
 )
+# every comparison marker holds one of these (ASCII text only: IGNORECASE also folds "ſ")
+_COMPARISON_WORDS = (
+    "than", "whereas", "unlike", "contrast", "compared", "versus", "vs", "differ", "distinguished"
+)
+_DIGIT = re.compile(r"\d")  # every date holds one
 _DEFINITION_MAX_WORDS_BEFORE = 8
 _WORDS_PER_DATE = 60
 
@@ -91,10 +96,16 @@ def _is_definition(text: str, source_type: SourceType) -> bool:
 
 
 def _is_comparison(text: str, source_type: SourceType) -> bool:
+    if text.isascii():
+        low = text.lower()
+        if not any(w in low for w in _COMPARISON_WORDS):
+            return False
     return _COMPARISON.search(text) is not None
 
 
 def _is_event(text: str, source_type: SourceType) -> bool:
+    if _DIGIT.search(text) is None:
+        return False
     if _DATE.search(first_sentence(text)):
         return True
     dates = len(_DATE.findall(text))

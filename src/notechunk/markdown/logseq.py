@@ -45,6 +45,7 @@ _PAGE = re.compile(r"^\[\[(.*)\]\]$")
 _HASH_TAG = re.compile(r"(?<![^\s(,;])#(?:\[\[([^\[\]\n]+)\]\]|([\w/-]*[^\W\d][\w/-]*))")
 _TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
 _OBSIDIAN_ALIAS = re.compile(r"\[\[[^\[\]|\n]+\|[^\[\]\n]+\]\]")
+_HINT_MARKS = ("::", "((", "{{", "#+", "#card", "#[[", ":LOGBOOK:")  # one is in every hint
 _HINTS = re.compile(
     rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
     r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card(?![\w-])|#\[\["
@@ -66,7 +67,7 @@ def is_logseq(text: str) -> bool:
     `card-*::` property, an embed/cloze/query/renderer macro or an org block; or
     `key:: value` property lines in a page written as Logseq writes one (every line a
     bullet, a block's indented continuation or a page property; no Obsidian alias)."""
-    if _HINTS.search(text) is not None:
+    if any(mark in text for mark in _HINT_MARKS) and _HINTS.search(text) is not None:
         return True
     if ":: " not in text:
         return False
