@@ -18,7 +18,11 @@ from typing import Protocol
 
 _CAP = r"(?:[A-Z](?:\.[A-Z])*\.|[A-Z][\w'’-]*)"
 _CONN = r"(?:of(?:[ \t]+the)?|and|for|on|in|de|da|ud|al|&)"  # "the" only after "of"
-_PHRASE = re.compile(rf"(?<![\w.]){_CAP}(?:[ \t]+(?:{_CONN}[ \t]+)*{_CAP})*")  # one line
+# one line; its first capital is `_CAP` with "(?<![\w.])" after the letter: a pattern that
+# starts with a letter set lets the regex engine skip to capitals (about twice as fast)
+_PHRASE = re.compile(
+    rf"[A-Z](?<![\w.][A-Z])(?:(?:\.[A-Z])*\.|[\w'’-]*)(?:[ \t]+(?:{_CONN}[ \t]+)*{_CAP})*"
+)
 _NUMERAL = re.compile(r"[IVXLC]+")
 _YEAR = re.compile(r",?\s+(?:of\s+)?\(?(\d{4})\)?(?!\d)")
 _PREPOSITIONS = frozenset({"of", "to", "for", "against", "on", "in", "from"})

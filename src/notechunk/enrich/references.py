@@ -37,9 +37,14 @@ from notechunk.enrich.names import HONORIFICS, Name, NameFinder, head_key, headi
 
 Kind = Literal["named", "person", "topic"]
 OVERLAP = 3  # earlier chunks that may share a chunk's opening (overlapping windows)
-_DET = r"(?:[Tt]he\s+(?:said|above|aforesaid|aforementioned|same)\s+|[Tt]h(?:e|is|at|ese|ose)\s+)"
-_NAMED = re.compile(rf"(?<!\w){_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
-_MARKED = re.compile(r"(?<!\w)[Tt]he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
+# "(?<!\w)" written after the first letter ("T(?<!\wT)"): a pattern that starts with a
+# letter set lets the regex engine skip to its letters instead of trying every position
+_DET = (
+    r"[Tt](?<!\w[Tt])h(?:e\s+(?:said|above|aforesaid|aforementioned|same)\s+"
+    r"|(?:e|is|at|ese|ose)\s+)"
+)
+_NAMED = re.compile(rf"{_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
+_MARKED = re.compile(r"[Tt](?<!\w[Tt])he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
 _FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?=[\s,])(?:\s+([a-z]+))?")
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-z][a-z'’-]*")
 MAX_NAME_WORDS = 8

@@ -63,8 +63,10 @@ def section_sentences(section: Section, segmenter: Segmenter, max_words: int = 0
         _unit_sentences(out, k, unit, segmenter, max_words)
         if len(out) > start:  # the unit's first and last lines are its sentences' (a
             # `#tag` or a fence line the text no longer shows stays inside `lines`)
-            out[start] = replace(out[start], first_line=min(out[start].first_line, unit.first_line))
-            out[-1] = replace(out[-1], last_line=max(out[-1].last_line, unit.last_line))
+            if out[start].first_line > unit.first_line:
+                out[start] = replace(out[start], first_line=unit.first_line)
+            if out[-1].last_line < unit.last_line:
+                out[-1] = replace(out[-1], last_line=unit.last_line)
     return out
 
 
