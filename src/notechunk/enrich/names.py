@@ -91,7 +91,9 @@ class RuleNames:
     def names(self, text: str) -> list[Name]:
         out: list[Name] = []
         for m in _PHRASE.finditer(text):
-            out += _names_in(text, m.start(), m.group(0).split())
+            phrase = m.group(0)
+            if " " in phrase or "\t" in phrase:  # one capitalised word names nothing here
+                out += _names_in(text, m.start(), phrase.split())
         return out
 
 

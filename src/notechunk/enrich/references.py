@@ -298,6 +298,14 @@ class _Whole:
     def __init__(self, text: str) -> None:
         self.text = text
         self.runs = Counter(_RUN.findall(text))
+        self.counts: dict[str, int] = {}  # a name is judged in every chunk that says it
+
+    def count(self, phrase: str) -> int:
+        """How often `phrase` occurs in the text (counted once per phrase)."""
+        n = self.counts.get(phrase)
+        if n is None:
+            n = self.counts[phrase] = self.text.count(phrase)
+        return n
 
     def alone(self, word: str) -> int:
         """How often `word` stands with no word character or hyphen on either side."""
@@ -327,7 +335,7 @@ def _plausible(n: Name, common: set[str], whole: _Whole, heading: bool = False) 
         return False
     if heading or titled or "." in words[0] or len(words) < 2:
         return True
-    return whole.alone(words[-1]) > whole.text.count(" ".join(words[-2:]))
+    return whole.alone(words[-1]) > whole.count(" ".join(words[-2:]))
 
 
 def _names_before(text: str, names: list[Name], opening: str) -> list[Name]:
