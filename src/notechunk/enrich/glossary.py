@@ -160,11 +160,13 @@ def expand_acronyms(
     chunks = list(chunks)
     user = {e.acronym for e in glossary.entries if e.origin == USER_ORIGIN}
     defines: dict[str, dict[str, str]] = {}
-    for c in chunks if known and own is None else ():
-        for acr, long in file_definitions([c]).items():
+    said: dict[int, list[tuple[str, str]]] = {}  # each chunk's definitions, found once
+    for k, c in enumerate(chunks) if known and own is None else ():
+        said[k] = definitions(c.text)
+        for acr, long in said[k]:
             defines.setdefault(c.source, {}).setdefault(acr, long)
     out: list[Chunk] = []
-    for c in chunks:
+    for k, c in enumerate(chunks):
         added: list[tuple[str, str]] = []
         embed = c.embed_text
         mine = own if own is not None else defines.get(c.source, {})
@@ -172,7 +174,7 @@ def expand_acronyms(
         if not found:
             out.append(c)
             continue
-        here = {a for a, _ in definitions(c.text)}
+        here = {a for a, _ in (said[k] if k in said else definitions(c.text))}
         for acr in found:
             meaning = known.get(acr) if acr in user else mine.get(acr) or known.get(acr)
             if meaning is None or acr in here:

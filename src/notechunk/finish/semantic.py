@@ -54,8 +54,8 @@ _DATE = re.compile(
     r"|\b\d{1,2}(?:st|nd|rd|th)\s+century\b",
 )
 # every comparison marker holds one of these (ASCII text only: IGNORECASE also folds "ſ")
-_COMPARISON_WORDS = (
-    "than", "whereas", "unlike", "contrast", "compared", "versus", "vs", "differ", "distinguished"
+_COMPARISON_WORDS = tuple(
+    "than whereas unlike contrast compared versus vs differ distinguished".split()
 )
 _DIGIT = re.compile(r"\d")  # every date holds one
 _DEFINITION_MAX_WORDS_BEFORE = 8
