@@ -38,11 +38,13 @@ _PAGE_NUMBER = re.compile(
 
 
 GLYPH_BULLETS = "\u25cf\u25aa\u25e6\u25a0\u2013\u2022"  # ● ▪ ◦ ■ – •
-GLYPH_HINT = re.compile(rf"^[ \t]*(?:[-+*][ \t]+)?[{GLYPH_BULLETS}][ \t]", re.MULTILINE)
+# the hints are searched in "\n" + text: a pattern that starts with a line break lets the
+# regex engine jump from one to the next ("^" with re.MULTILINE tries every position)
+GLYPH_HINT = re.compile(rf"\n[ \t]*(?:[-+*][ \t]+)?[{GLYPH_BULLETS}][ \t]")
 _GLYPH = re.compile(rf"([ \t]*)([-+*][ \t]+)?([{GLYPH_BULLETS}])[ \t]+(?=\S)")
 PAGE_HINT = re.compile(
-    r"^[ \t]*(?:[-+*][ \t]+)?(?:page|p\s*a\s*g\s*e|pg|\d{1,4}\s*\||[-\u2013\u2014]\s*\d)",
-    re.MULTILINE | re.IGNORECASE,
+    r"\n[ \t]*(?:[-+*][ \t]+)?(?:page|p\s*a\s*g\s*e|pg|\d{1,4}\s*\||[-\u2013\u2014]\s*\d)",
+    re.IGNORECASE,
 )
 
 

@@ -42,9 +42,10 @@ if TYPE_CHECKING:
 
 _INDENTED_BULLET = re.compile(r"(\t+| {4,})[-*+][ \t]+\S")
 _OUTLINE_LINE = re.compile(r"[-*+][ \t]|[ \t]")  # a bullet, or a line nested under one
-_TABLE_HINT = re.compile(r"^[ \t]*(?:-{3,}|\+[-=:]{3,})", re.MULTILINE)
+# searched in "\n" + text, as pandoc's hints are
+_TABLE_HINT = re.compile(r"\n[ \t]*(?:-{3,}|\+[-=:]{3,})")
 _FANCY_HINT = re.compile(
-    r"^[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]", re.MULTILINE
+    r"\n[ \t]*(?:\((?:[A-Za-z]{1,7}|#|[0-9]{1,8})\)|(?:[A-Za-z]{1,7}|#)[.)])[ \t]"
 )
 
 
@@ -82,11 +83,12 @@ def prepare(
         "```{" in body or "~~~{" in body
     )
     comments = "%%" in body
-    tables = _TABLE_HINT.search(body) is not None
-    fancy = _FANCY_HINT.search(body) is not None
+    lined = "\n" + body  # each hint holds at a line's start
+    tables = _TABLE_HINT.search(lined) is not None
+    fancy = _FANCY_HINT.search(lined) is not None
     course = any(hint(body) for _, hint, _ in coursesite.RULES)
-    glyphs = GLYPH_HINT.search(body) is not None
-    pages = PAGE_HINT.search(body) is not None
+    glyphs = GLYPH_HINT.search(lined) is not None
+    pages = PAGE_HINT.search(lined) is not None
     if not (admonitions or comments or tables or fancy or course or glyphs or pages):
         return Prepared(tokens, lines)
     skip = bytearray(len(lines))

@@ -41,7 +41,7 @@ MAX_PREFIX = 200
 """A line whose container prefix (spaces, tabs, `>`, list markers) is this long may nest
 deeper than the Rust parser's stack allows; such a text goes to markdown-it-py."""
 
-_DEEP = re.compile(r"^[ \t>*+\-0-9.)]{" + str(MAX_PREFIX) + "}", re.M)
+_DEEP = re.compile(r"\n[ \t>*+\-0-9.)]{" + str(MAX_PREFIX) + "}")  # in "\n" + text
 MAX_REFERENCES = 500
 """Lines that open a link reference definition (`[label]:`) the Rust parser is given; at
 500 it takes ~0.05 s, at 5,000 ~5 s (markdown-it-pyrs 0.4, quadratic)."""
@@ -80,7 +80,7 @@ def rust_parser() -> Any | None:
 
 def to_tokens(parser: Any, text: str) -> list[BlockToken] | None:
     """markdown-it-py-shaped block tokens of `text`, or None to use markdown-it-py."""
-    if _DEEP.search(text) or too_many_references(text):
+    if _DEEP.search("\n" + text) or too_many_references(text):
         return None
     try:
         data = text.encode("utf-8")
