@@ -31,7 +31,11 @@ def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
     A phrase must end at a word boundary: "for more" matches "For more details", not
     "For moreover".
     """
-    head = _LEADING_JUNK.sub("", text[:200]).lower()
+    head = text[:200]
+    junk = _LEADING_JUNK.match(head)
+    head = (head[junk.end() :] if junk else head).lower()
+    if not head.startswith(cfg.phrases):  # one C call for the common case: none
+        return None
     for phrase in cfg.phrases:
         if head.startswith(phrase):
             rest = head[len(phrase) : len(phrase) + 1]
