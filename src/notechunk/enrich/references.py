@@ -123,7 +123,8 @@ def find_mentions(text: str) -> list[Mention]:
                 phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start()
             )
             found.setdefault(phrase, mention)
-    for m in _MARKED.finditer(text):
+    marked = "said" in text or "above" in text or "aforementioned" in text
+    for m in _MARKED.finditer(text) if marked else ():
         phrase = " ".join(m.group(0).split())
         mention = Mention(
             phrase=phrase, kind="named", head=head_key(m.group(1)), start=m.start(), last_word=True
