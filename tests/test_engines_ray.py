@@ -189,7 +189,7 @@ def test_a_relative_out_keeps_its_cache_under_out_not_where_the_workers_run(
     here.mkdir()
     monkeypatch.chdir(here)  # the driver moves; the local instance's workers do not
     assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0
-    entries = list((here / "out" / CACHE_DIR).rglob("*.json"))
+    entries = list((here / "out" / CACHE_DIR).rglob("*.msgpack.gz"))
     assert len(entries) == len(list(src.glob("*.md")))
     stamp = (here / "out" / "chunks.jsonl.gz").stat().st_mtime_ns
     assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0  # unchanged: recognised
