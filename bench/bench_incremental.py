@@ -42,7 +42,7 @@ def timed_run(src: Path, out: Path, workers: int) -> float:
 
 
 def cache_entries(out: Path) -> set[str]:
-    return {p.name for p in (out / ".cache").rglob("*.json")}
+    return {p.name for p in (out / ".cache").rglob("*.msgpack.gz")}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -93,9 +93,16 @@ stages = {
     "sources": qa[3] - qa[2],
     "publish": end - qa[3],
 }
-size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+entries = {}  # bytes per top-level entry of OUT, each real file once (links followed)
+for entry in sorted(out.iterdir()):
+    if entry.name in (".runs", ".current"):
+        continue
+    real = entry.resolve()
+    parts = real.rglob("*") if real.is_dir() else [real]
+    entries[entry.name] = sum(p.stat().st_size for p in parts if p.is_file() and not p.is_symlink())
 print(json.dumps({"read": t1 - t0, "parse": t2 - t1, "segment": t3 - t2, "stages": stages,
-                  "out_bytes": size, "in_bytes": sum(p.stat().st_size for p in files)}))
+                  "out_bytes": sum(entries.values()), "out_entries": entries,
+                  "in_bytes": sum(p.stat().st_size for p in files)}))
 """
 
 
@@ -121,6 +128,12 @@ def stage_table(name: str, src: Path) -> tuple[dict[str, object], bool]:
     )
     ratio_file, ratio_after = stages["per_file"] / essential, after / essential
     size = got["out_bytes"] / got["in_bytes"]
+    print(
+        f"{name}: OUT {got['out_bytes'] / 1e6:.1f} MB for {got['in_bytes'] / 1e6:.1f} MB in: "
+        + ", ".join(
+            f"{k} {v / 1e6:.1f} MB" for k, v in sorted(got["out_entries"].items()) if v >= 10_000
+        )
+    )
     missed = ratio_file > 2.0 or ratio_after > 0.5 or size > 2.0
     for label, value, limit in (
         ("per-file work / essential", ratio_file, 2.0),

@@ -4,6 +4,7 @@ cache; bad input gets the same one-line errors; a task that dies is its file's e
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -15,7 +16,7 @@ from notechunk.cli import main
 from notechunk.config import Config
 from notechunk.data import SAMPLE_DIR
 from notechunk.engines import ray as engine
-from notechunk.io.cache import CACHE_DIR, code_fingerprint, config_key, file_key
+from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key, file_key
 from published import published
 
 
@@ -71,7 +72,7 @@ def test_incremental_rerun_reads_and_writes_the_cache_in_the_tasks(
     src, out = tmp_path / "src", tmp_path / "out"
     shutil.copytree(SAMPLE_DIR / "polity", src)
     assert cli(capsys, src, out, "--engine", "ray")[0] == 0
-    entries = sorted((out / CACHE_DIR).rglob("*.json"))
+    entries = sorted((out / CACHE_DIR).rglob("*.msgpack.gz"))
     assert len(entries) == len(list(src.glob("*.md")))  # written by the tasks
     before = outputs(out)
     stamp = (out / "chunks.jsonl.gz").stat().st_mtime_ns
@@ -84,17 +85,18 @@ def test_incremental_rerun_reads_and_writes_the_cache_in_the_tasks(
     key = file_key(
         (src / "writs.md").read_bytes(), "writs.md", config_key(Config(), code_fingerprint())
     )
-    entry = out / CACHE_DIR / key[:2] / f"{key}.json"
-    entry.write_text(entry.read_text().replace("Habeas corpus", "Zqplanted corpus"))
+    entry = Cache(out / CACHE_DIR).path(key)
+    planted = gzip.decompress(entry.read_bytes()).replace(b"Habeas corpus", b"Zqplanted corp")
+    entry.write_bytes(gzip.compress(planted))  # same length: every record still decodes
     with (src / "parliament.md").open("a") as fh:
         fh.write("\n\nThe zqnewline sentence closes the note on Parliament.\n")
     code, _, err = cli(capsys, src, out, "--engine", "ray")
     assert code == 0
     assert f"{entry}: cache entry of writs.md not used" in err and err.count("\n") == 1
     shipped = (out / "stages" / "markdown_chunks.jsonl").read_text()
-    assert "Zqplanted corpus" not in shipped and "Habeas corpus" in shipped
+    assert "Zqplanted corp" not in shipped and "Habeas corpus" in shipped
     assert "zqnewline" in shipped
-    assert len(list((out / CACHE_DIR).rglob("*.json"))) == len(entries) + 1
+    assert len(list((out / CACHE_DIR).rglob("*.msgpack.gz"))) == len(entries) + 1
 
 
 def bad_inputs(src: Path) -> None:
@@ -187,7 +189,7 @@ def test_a_relative_out_keeps_its_cache_under_out_not_where_the_workers_run(
     here.mkdir()
     monkeypatch.chdir(here)  # the driver moves; the local instance's workers do not
     assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0
-    entries = list((here / "out" / CACHE_DIR).rglob("*.json"))
+    entries = list((here / "out" / CACHE_DIR).rglob("*.msgpack.gz"))
     assert len(entries) == len(list(src.glob("*.md")))
     stamp = (here / "out" / "chunks.jsonl.gz").stat().st_mtime_ns
     assert cli(capsys, src, Path("out"), "--engine", "ray")[0] == 0  # unchanged: recognised

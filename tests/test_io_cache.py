@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import msgspec
+
 from chunks import make_chunk
 from notechunk.chunk import DiscardedRow, FileError, FileResult, SheetReport
 from notechunk.config import Config, MarkdownConfig
-from notechunk.io.cache import Cache, code_fingerprint, config_key, file_key
+from notechunk.io.cache import MAGIC, Cache, code_fingerprint, config_key, file_key
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "notechunk"
 
@@ -84,22 +87,67 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     got = cache.get(key)
     assert got == result
     assert got is not None and type(got.discarded[0].measured) is int  # kept as measured
-    path = tmp_path / "ab" / f"{key}.json"
-    lines = path.read_bytes().splitlines(keepends=True)
-    assert len(lines) == 4  # the file's records, a line per chunk, the seal
-    path.write_bytes(b"".join(lines[:2]))  # a chunk short: a miss
-    assert cache.load(key) == (None, "its lines do not match its checksum")
-    path.write_bytes(b"".join([lines[0], lines[2], lines[3]]))  # a chunk gone, resealed as was
-    assert cache.load(key)[1] == "its lines do not match its checksum"
-    whole = b"".join(lines)
-    assert b"The Act applies." in whole
-    path.write_bytes(whole.replace(b"The Act applies.", b"The Act repeals."))  # never said
-    assert cache.load(key) == (None, "its lines do not match its checksum")
-    path.write_bytes(b"".join([*lines, b"{}\n"]))
-    assert cache.load(key) == (None, "lines after its seal")
-    path.write_bytes(b"".join(lines).replace(b'"notechunk":"', b'"notechunk":"0'))
+    path = cache.path(key)
+    assert path == tmp_path / "ab" / f"{key}.msgpack.gz"
+    frames = _frames(path)
+    assert len(frames) == 4  # the magic, the file's records, one batch of chunks, the seal
+    _write(path, frames[:2])  # the chunks gone and no seal: torn
+    assert cache.load(key) == (None, "torn")
+    _write(path, [frames[0], frames[1], frames[3]])  # the chunks gone, resealed as was
+    assert cache.load(key) == (None, "its bytes do not match its checksum")
+    assert b"The Act applies." in frames[2]
+    forged = frames[2].replace(b"The Act applies.", b"The Act repeals.")  # never said
+    _write(path, [*frames[:2], forged, frames[3]])
+    assert cache.load(key) == (None, "its bytes do not match its checksum")
+    _write(path, [*frames, b"\x00"])
+    assert cache.load(key) == (None, "bytes after its seal")
+    other = msgspec.msgpack.decode(frames[1][4:])
+    other["notechunk"] = "0" + other["notechunk"]
+    head = msgspec.msgpack.encode(other)
+    _write(path, [frames[0], len(head).to_bytes(4, "big") + head, *frames[2:]])
     assert cache.load(key) == (None, "written by another notechunk version")
-    path.write_text('{"source": 1}')  # a foreign shape is a miss, not a crash
-    assert cache.get(key) is None
+    cache.put(key, result)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) - 10])  # a torn gzip stream
+    assert cache.load(key) == (None, "unreadable")
+    path.write_bytes(whole[:-5] + bytes([whole[-5] ^ 1]) + whole[-4:])  # its gzip size wrong
+    assert cache.load(key) == (None, "unreadable")
+    path.write_bytes(whole)
+    assert cache.get(key) == result
+    path.write_bytes(gzip.compress(b'{"source": 1}'))  # a foreign shape is a miss, not a crash
+    assert cache.load(key) == (None, "not an entry")
     path.write_text('{"trunc')
     assert cache.get(key) is None
+
+
+def test_a_large_entry_streams_in_batches(tmp_path: Path) -> None:
+    """More chunks than a batch: several chunk records, read back in order."""
+    cache = Cache(tmp_path)
+    chunks = tuple(
+        make_chunk(text=f"row {k}", source="s.csv", source_type="spreadsheet", row=k + 2, id=f"{k}")
+        for k in range(2_500)
+    )
+    result = FileResult(source="s.csv", chunks=chunks)
+    key = "cd" + "1" * 62
+    cache.put(key, result)
+    assert len(_frames(cache.path(key))) == 3 + 3  # magic, head, three batches, seal
+    assert cache.get(key) == result
+
+
+def _frames(path: Path) -> list[bytes]:
+    """An entry's decompressed bytes cut where `put` writes: the magic, each record with
+    its length, the seal (its zero length and digest)."""
+    data = gzip.decompress(path.read_bytes())
+    assert data.startswith(MAGIC)
+    frames, at = [MAGIC], len(MAGIC)
+    while True:
+        size = int.from_bytes(data[at : at + 4], "big")
+        if size == 0:
+            frames.append(data[at:])
+            return frames
+        frames.append(data[at : at + 4 + size])
+        at += 4 + size
+
+
+def _write(path: Path, frames: list[bytes]) -> None:
+    path.write_bytes(gzip.compress(b"".join(frames), mtime=0))

@@ -895,7 +895,7 @@ def test_million_row_csv_bounded_memory_nothing_lost(tmp_path: Path) -> None:
 
 
 def _damage_cache(out: Path) -> None:
-    entries = sorted((out / ".cache").rglob("*.json"))
+    entries = sorted((out / ".cache").rglob("*.msgpack.gz"))
     entries[0].write_text("{}")
     entries[1].write_text("[1, 2]")
     entries[2].write_bytes(b"\x00garbage")

@@ -188,7 +188,9 @@ def test_death_before_every_replace(tmp_path: Path, previous: bool) -> None:
         )
         assert died.returncode == 137
         assert_whole(out, [v1, v2] if previous else [v2])
-        cached = len(list((out / ".cache").rglob("*.json"))) if (out / ".cache").exists() else 0
+        cached = (
+            len(list((out / ".cache").rglob("*.msgpack.gz"))) if (out / ".cache").exists() else 0
+        )
         done = subprocess.run(_cmd(src, out), env=_env(), capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert snapshot(out) == v2, f"re-run after death #{n} differs from a clean run"

@@ -122,16 +122,19 @@ def test_an_edited_cache_entry_is_redone_with_a_note(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     src, out = _ran(tmp_path, capfd)
-    [entry] = [p for p in (out / ".cache").rglob("*.json") if p.is_file()]
-    entry.write_text(entry.read_text().replace("zqnote", "zqforged"))
+    [entry] = [p for p in (out / ".cache").rglob("*.msgpack.gz") if p.is_file()]
+    # the text edited inside the compressed records (same length, so every record still
+    # decodes): only the seal can tell
+    forged = gzip.decompress(entry.read_bytes()).replace(b"zqnote", b"zqfake")
+    entry.write_bytes(gzip.compress(forged))
     (src / "b.md").write_text("# B\n\nThe Rohtang pass links Manali with Keylong zqb.\n")
     assert main(["run", str(src), "--out", str(out)]) == 0
     line = _one_line(capfd.readouterr().err)
     assert "cache entry of a.md not used" in line and "redone" in line
     with gzip.open(out / "chunks.jsonl.gz", "rt", encoding="utf-8") as fh:
         texts = [json.loads(row)["text"] for row in fh]
-    assert any("zqnote" in t for t in texts) and not any("zqforged" in t for t in texts)
-    assert "zqforged" not in entry.read_text()  # rewritten from the note itself
+    assert any("zqnote" in t for t in texts) and not any("zqfake" in t for t in texts)
+    assert b"zqfake" not in gzip.decompress(entry.read_bytes())  # rewritten from the note
 
 
 def _glossary_outside(tmp: Path) -> str:

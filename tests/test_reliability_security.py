@@ -151,8 +151,10 @@ def test_output_paths_never_come_from_input_names(
     pages = {p for p in shipped if re.fullmatch(safe, p)}
     assert len(pages) == len(names) - 2  # "..md" and "...md" are hidden files: not read
     assert shipped - pages <= allowed, shipped - pages - allowed
-    cache = [p.relative_to(out / ".cache").as_posix() for p in (out / ".cache").rglob("*.json")]
-    assert cache and all(re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{64}\.json", c) for c in cache)
+    cache = [
+        p.relative_to(out / ".cache").as_posix() for p in (out / ".cache").rglob("*.msgpack.gz")
+    ]
+    assert cache and all(re.fullmatch(r"[0-9a-f]{2}/[0-9a-f]{64}\.msgpack\.gz", c) for c in cache)
     assert sorted(tmp_path.iterdir()) == [out, src]  # nothing written beside OUT
 
 

@@ -192,6 +192,9 @@ class QAConfig:
     sample_size: int = num(50, 0, 1e9)
     seed: int = num(13, 0, 2**32 - 1)
     lowest_scores_listed: int = num(20, 0, 1e9)
+    # each list file of qa/ (flagged, discarded_rows, skipped_lines) at most this many
+    # bytes: past it the most severe rows, a count of the rest, the full list in a .jsonl.gz
+    max_file_bytes: int = num(10_000_000, 10_000, 1e12)
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -201,11 +204,14 @@ class QAConfig:
 class OutputConfig:
     """Which chunk files a run writes: `chunks.jsonl.gz` (`jsonl`) and `chunks.parquet`
     (`parquet`, needs pyarrow: `pip install 'notechunk[parquet]'`, off by default so a
-    default install never fails for it). At least one of the two."""
+    default install never fails for it). At least one of the two. `stages`: the stage
+    files of every chunk as SPEC names them (`jsonl`, stages/*.jsonl) or gzip-compressed
+    for a lean OUT (`gzip`, stages/*.jsonl.gz, about a seventh of the bytes)."""
 
     _TABLE: ClassVar[str] = "output"
     jsonl: bool = True
     parquet: bool = False
+    stages: str = choice("jsonl", "jsonl", "gzip")
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -3,10 +3,12 @@
 Files (all atomic, JSON through `io.jsonio.dumps` with sorted keys, no clock, no absolute
 path, so two runs over the same input give byte-identical files): chunks.jsonl.gz and/or
 chunks.parquet (`[output]`; `io.parquet`),
-stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids),
-qa/{metrics.json, summary.md, sample.jsonl, flagged.json, flagged.csv,
-semantic_types.json, discarded_rows.json, discarded_rows.csv, errors.json,
-enrichment.json}, report.html, sources/ (every chunk shown in its file: `qa.sources`).
+stages/{markdown,excel}_chunks.jsonl (every chunk, omitted ones too, with final ids;
+.jsonl.gz with `[output] stages = "gzip"`), qa/{metrics.json, summary.md, sample.jsonl,
+flagged.json, flagged.csv, semantic_types.json, discarded_rows.json, discarded_rows.csv,
+errors.json, enrichment.json, skipped_lines.json}, report.html, sources/ (every chunk shown
+in its file: `qa.sources`). A qa/ list past `qa.max_file_bytes` is cut (`qa.capped`): its
+most severe rows, a count of the rest, and the full list beside it as .jsonl.gz.
 Flagged = every chunk whose quality is not `ok`, plus omitted `ok` chunks (duplicates, a
 table of contents), so nothing omitted goes unexplained; each carries a `reason`. What
 the qa/ tables and summary.md hold is made in `contents`; this module writes.
@@ -14,11 +16,12 @@ the qa/ tables and summary.md hold is made in `contents`; this module writes.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.config import Config
@@ -35,16 +38,30 @@ from notechunk.io.jsonio import (
     write_text,
 )
 from notechunk.io.parquet import ChunkParquetWriter
+from notechunk.qa.capped import (
+    Capped,
+    cap_rows,
+    full_name,
+    json_item,
+    json_list,
+    trailer,
+    trailer_cell,
+)
 from notechunk.qa.contents import (
     FLAGGED_COLUMNS,
+    STAGE_NAMES,
+    account_severity,
     csv_bytes,
     csv_rows,
     discarded_csv,
     discarded_rows_json,
+    discarded_severity,
     errors_json,
     flag_reason,
+    flag_severity,
     flagged_line,
     is_flagged,
+    stage_file,
     summary_markdown,
 )
 from notechunk.qa.enrichment import dangling_row, enrichment_json
@@ -54,6 +71,8 @@ from notechunk.qa.source_pages import write_source_pages
 from notechunk.qa.sources import ReadSource
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
+
+FLAGGED_FULL = full_name("flagged.json")
 
 
 def sample_picks(surviving: int, size: int, seed: int) -> list[int]:
@@ -127,8 +146,7 @@ def write_stream(
     n_flagged = kept = 0
     qa = folder / "qa"
     with ExitStack() as stack:
-        md = stack.enter_context(atomic_open(folder / "stages" / "markdown_chunks.jsonl"))
-        sh = stack.enter_context(atomic_open(folder / "stages" / "excel_chunks.jsonl"))
+        md, sh = (_stage_writer(stack, folder, name, cfg.output.stages) for name in STAGE_NAMES)
         gz = (
             stack.enter_context(
                 gzip_writer(stack.enter_context(atomic_open(folder / "chunks.jsonl.gz")))
@@ -142,18 +160,16 @@ def write_stream(
             else None
         )
         sample_fh = stack.enter_context(atomic_open(qa / "sample.jsonl"))
-        fjson = stack.enter_context(atomic_open(qa / "flagged.json"))
-        fcsv = stack.enter_context(atomic_open(qa / "flagged.csv"))
-        fcsv.write(csv_bytes(FLAGGED_COLUMNS, ()))
-        items = _Items(fjson)
+        capped = Capped(cfg.qa.max_file_bytes)
+        full = stack.enter_context(gzip_writer(stack.enter_context(atomic_open(qa / FLAGGED_FULL))))
         for c in chunks:
             line = chunk_line(c)
             (md if c.source_type == "markdown" else sh).write(line)
             tally.add(c)
             if is_flagged(c):
                 row = {**c.to_json(), "location": location(c), "reason": flag_reason(c, cfg)}
-                items.add(row)
-                fcsv.write(csv_rows([flagged_line(row)]))
+                capped.add(flag_severity(c), json_item(row), csv_rows([flagged_line(row)]))
+                full.write((dumps(row) + "\n").encode("utf-8"))
                 if len(head) < MAX_TABLE_ROWS:
                     head.append(row)
                 n_flagged += 1
@@ -169,23 +185,48 @@ def write_stream(
                     sample_fh.write(line)
                     pick = next(picks, -1)
                 kept += 1
-        items.close()
         if parquet is not None:
             parquet.close()
+    cut: list[tuple[str, int, int]] = []
+    kept_flagged = capped.result()
+    if kept_flagged.more:
+        n_listed = len(kept_flagged.items)
+        cut.append(("flagged.json", n_listed, kept_flagged.more))
+        head = [json.loads(item) for item in kept_flagged.items[:MAX_TABLE_ROWS]]
+        last = json_item(trailer("flagged.json", n_listed, kept_flagged.more))
+        more_line = csv_rows([[trailer_cell("flagged.json", kept_flagged.more)]])
+        atomic_write_bytes(qa / "flagged.json", json_list([*kept_flagged.items, last]))
+        flagged_csv = [csv_bytes(FLAGGED_COLUMNS, ()), *kept_flagged.lines, more_line]
+    else:
+        (qa / FLAGGED_FULL).unlink()  # the whole list is flagged.json itself
+        atomic_write_bytes(qa / "flagged.json", json_list(kept_flagged.items))
+        flagged_csv = [csv_bytes(FLAGGED_COLUMNS, ()), *kept_flagged.lines]
+    atomic_write_bytes(qa / "flagged.csv", b"".join(flagged_csv))
+    del kept_flagged, capped
     metrics = tally.result(discarded, reports, errors, glossary, accounts)
     semantic = sem.result()
     enrichment = enrichment_json(glossary, dangling)
-    drows = discarded_rows_json(discarded)
+    budget = cfg.qa.max_file_bytes
+    drows, more = _write_list(
+        qa, "discarded_rows.json", discarded_rows_json(discarded), discarded_severity, budget
+    )
+    if more:
+        cut.append(("discarded_rows.json", len(drows), more))
+    more_csv = [[trailer_cell("discarded_rows.json", more)]] if more else []
+    csv_body = discarded_csv(drows) + csv_rows(more_csv)
+    atomic_write_bytes(qa / "discarded_rows.csv", csv_body)
+    accounts_json, more = _write_list(
+        qa, "skipped_lines.json", skipped_lines_json(accounts), account_severity, budget
+    )
+    if more:
+        cut.append(("skipped_lines.json", len(accounts_json), more))
     errs = errors_json(errors)
     write_json(qa / "metrics.json", metrics.to_json())
-    write_text(qa / "summary.md", summary_markdown(metrics, semantic, enrichment, skipped))
+    summary = summary_markdown(metrics, semantic, enrichment, skipped, cut)
+    write_text(qa / "summary.md", summary)
     write_json(qa / "enrichment.json", enrichment)
     write_json(qa / "semantic_types.json", semantic)
-    write_json(qa / "discarded_rows.json", drows)
-    atomic_write_bytes(qa / "discarded_rows.csv", discarded_csv(drows))
     write_json(qa / "errors.json", errs)
-    accounts_json = skipped_lines_json(accounts)
-    write_json(qa / "skipped_lines.json", accounts_json)
     where = {r["id"]: r["source"] for r in head} | {c.id: c.source for *_, c in tally.lowest}
     html = render_report(
         metrics,
@@ -208,17 +249,28 @@ def skipped_lines_json(accounts: Sequence[LineAccount]) -> list[dict[str, Any]]:
     return [{**a.to_json(), "conserved": a.conserved} for a in accounts]
 
 
-class _Items:
-    """flagged.json written one row at a time (the bytes of `write_json` on the list)."""
+def _stage_writer(stack: ExitStack, folder: Path, name: str, form: str) -> BinaryIO:
+    """A stage file's writer: plain JSON lines, or the same lines gzip-compressed."""
+    fh = stack.enter_context(atomic_open(folder / "stages" / stage_file(name, form)))
+    return cast(BinaryIO, stack.enter_context(gzip_writer(fh))) if form == "gzip" else fh
 
-    def __init__(self, fh: BinaryIO) -> None:
-        self.fh = fh
-        self.first = True
 
-    def add(self, row: object) -> None:
-        body = dumps(row, indent=2).replace("\n", "\n  ")
-        self.fh.write((("[\n  " if self.first else ",\n  ") + body).encode("utf-8"))
-        self.first = False
-
-    def close(self) -> None:
-        self.fh.write(b"[]\n" if self.first else b"\n]\n")
+def _write_list(
+    qa: Path,
+    name: str,
+    rows: list[dict[str, Any]],
+    severity: Callable[[dict[str, Any]], int],
+    budget: int,
+) -> tuple[list[dict[str, Any]], int]:
+    """A QA list file within `budget` (`capped.cap_rows`); when cut, its trailer row and
+    the full list beside it. The rows it holds and how many it leaves out."""
+    kept, more = cap_rows(rows, [severity(r) for r in rows], budget)
+    if not more:
+        write_json(qa / name, kept)
+        return kept, 0
+    items = [json_item(r) for r in kept]
+    atomic_write_bytes(qa / name, json_list([*items, json_item(trailer(name, len(kept), more))]))
+    with atomic_open(qa / full_name(name)) as raw, gzip_writer(raw) as gz:
+        for r in rows:
+            gz.write((dumps(r) + "\n").encode("utf-8"))
+    return kept, more

@@ -76,8 +76,43 @@ def flag_reason(c: Chunk, cfg: Config) -> str:
     return f"omitted by its runner ({', '.join(c.flags) or 'no flag'})" if c.omit else "ok"
 
 
+STAGE_NAMES = ("markdown_chunks.jsonl", "excel_chunks.jsonl")
+
+
+def stage_file(name: str, form: str) -> str:
+    """A stage file's name under stages/ as `[output] stages` writes it."""
+    return f"{name}.gz" if form == "gzip" else name
+
+
 def is_flagged(c: Chunk) -> bool:
     return c.quality != "ok" or c.omit
+
+
+# Which flagged chunks a person sees first when a list is cut (`qa.capped`): a chunk an
+# embedder truncates loses words; an omitted `ok` chunk (a duplicate, a table of contents)
+# loses nothing.
+SEVERITY: dict[str, int] = {
+    "too_long_tokens": 5,
+    "too_long": 4,
+    "context_dead": 3,
+    "fragment": 2,
+    "short": 1,
+    "ok": 0,
+}
+
+
+def flag_severity(c: Chunk) -> int:
+    return SEVERITY[c.quality]
+
+
+def discarded_severity(row: dict[str, Any]) -> int:
+    """A discarded row holding more filled cells drops more: it comes first."""
+    return sum(1 for v in row["cells"].values() if str(v).strip())
+
+
+def account_severity(row: dict[str, Any]) -> int:
+    """A file with lines in no chunk and no reason comes first, then the most skipped."""
+    return len(row["unaccounted"]) * 1_000_000 + int(row["skipped_lines"])
 
 
 def _cell(value: object) -> object:
@@ -139,14 +174,29 @@ def skipped_markdown(skipped: Sequence[str]) -> list[str]:
     return [*lines, ""]
 
 
+def cut_markdown(cut: Sequence[tuple[str, int, int]]) -> list[str]:
+    """summary.md's note on the QA lists cut to `qa.max_file_bytes` (none: nothing)."""
+    if not cut:
+        return []
+    lines = ["## Lists cut to size", ""]
+    for name, listed, more in cut:
+        full = name.rsplit(".", 1)[0] + ".jsonl.gz"
+        lines.append(
+            f"- {name} (and its .csv) lists the {listed} most severe rows; {more} more are"
+            f" not listed there. The full list, all {listed + more}, is in {full}."
+        )
+    return [*lines, ""]
+
+
 def summary_markdown(
     metrics: Metrics,
     semantic: dict[str, Any],
     enrichment: dict[str, Any] | None = None,
     skipped: Sequence[str] = (),
+    cut: Sequence[tuple[str, int, int]] = (),
 ) -> str:
-    """qa/summary.md: the figures a person checks first, the files not read, and the
-    lowest-scoring chunks."""
+    """qa/summary.md: the figures a person checks first, the files not read, the lists cut
+    to size (`cut`: file, rows listed, rows not listed) and the lowest-scoring chunks."""
     m = metrics
     lines = [
         "# notechunk QA summary",
@@ -165,6 +215,7 @@ def summary_markdown(
         f"| files skipped (not notes or sheets) | {len(skipped)} |",
         "",
         *skipped_markdown(skipped),
+        *cut_markdown(cut),
         "## Quality labels",
         "",
         "| label | all | surviving |",

@@ -8,7 +8,10 @@ memory, pure) because this is the side that reads and writes files.
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,7 @@ from notechunk.errors import OutputError, UsageError
 from notechunk.io.jsonio import write_text
 from notechunk.io.outdir import read_own
 from notechunk.io.publish import current_dir, link_output
+from notechunk.qa.capped import split_trailer
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.report import render_report
 
@@ -67,16 +71,18 @@ def build_report(out: Path) -> Path:
             ("skipped_lines.json", []),
         )
     }
+    flagged, more = split_trailer(loaded["flagged.json"])  # a list cut to size ends in a count
     try:
         html = render_report(
             metrics,
-            loaded["flagged.json"],
-            loaded["discarded_rows.json"],
+            flagged,
+            split_trailer(loaded["discarded_rows.json"])[0],
             loaded["errors.json"],
             loaded["semantic_types.json"],
             _chunk_sources(run),
+            flagged_total=len(flagged) + more,
             enrichment=loaded["enrichment.json"],
-            accounts=loaded["skipped_lines.json"],
+            accounts=split_trailer(loaded["skipped_lines.json"])[0],
         )
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise UsageError(
@@ -96,19 +102,33 @@ def build_report(out: Path) -> Path:
 def _chunk_sources(out: Path) -> dict[str, str] | None:
     """Chunk id -> source from OUT's stage files (every chunk, omitted too), when OUT has
     a source view to link to; None otherwise."""
+    from notechunk.qa.contents import STAGE_NAMES, stage_file
     from notechunk.qa.sources import INDEX, SOURCES_DIR
 
     if not (out / SOURCES_DIR / INDEX).is_file():
         return None
     found: dict[str, str] = {}
-    for name in ("markdown_chunks.jsonl", "excel_chunks.jsonl"):
-        path = out / "stages" / name
-        if path.is_file():
-            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-                try:
-                    data = json.loads(line) if line.strip() else None
-                    if data is not None:
-                        found[str(data["id"])] = str(data["source"])
-                except (ValueError, KeyError, TypeError, IndexError):
-                    continue  # a damaged line only costs its link
+    for name in STAGE_NAMES:
+        for form in ("jsonl", "gzip"):  # as `[output] stages` wrote them
+            path = out / "stages" / stage_file(name, form)
+            if path.is_file():
+                for line in _stage_lines(path):
+                    try:
+                        data = json.loads(line) if line.strip() else None
+                        if data is not None:
+                            found[str(data["id"])] = str(data["source"])
+                    except (ValueError, KeyError, TypeError, IndexError):
+                        continue  # a damaged line only costs its link
     return found
+
+
+def _stage_lines(path: Path) -> Iterator[str]:
+    """A stage file's lines, plain or gzip; a torn gzip ends them where it tears."""
+    if path.suffix != ".gz":
+        yield from path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return
+    try:
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
+            yield from fh
+    except (OSError, EOFError, zlib.error):
+        return
