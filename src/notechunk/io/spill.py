@@ -9,8 +9,8 @@ many times as the corpus passes need, removed with the staging folder.
 from __future__ import annotations
 
 import struct
-from io import BufferedReader
 from collections.abc import Iterator
+from io import BufferedReader
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
