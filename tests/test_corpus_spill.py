@@ -14,11 +14,9 @@ from notechunk.chunk import Chunk, FileError, FileResult, Piece, Pieces
 from notechunk.config import Config
 from notechunk.corpus import spill as spilled
 from notechunk.corpus.dedupe import dedupe
-from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.inputs import file_inputs
 from notechunk.corpus.scores import retrieval_scores
-from notechunk.corpus.scores.termblock import term_block
 from notechunk.corpus.spill import spill
-from notechunk.enrich.glossary import glossary_stats
 from notechunk.finish import finish_file
 from passes import gather
 
@@ -69,9 +67,7 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
     given = (
-        ((r, FileInputs(term_block(r.chunks), glossary_stats(r.chunks))) for r in results)
-        if made_by_worker
-        else ((r, None) for r in results)
+        ((r, file_inputs(r)) for r in results) if made_by_worker else ((r, None) for r in results)
     )
     sc = spill(given, tmp_path, CFG)
     assert list(sc.chunks()) == memory

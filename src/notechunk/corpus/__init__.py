@@ -4,7 +4,7 @@ Each pass is written once, over blocks of chunks, and every engine (local, Ray, 
 in-memory API path) only schedules it:
 
     inputs   per file, where the file was processed: its chunks' token block and
-             glossary statistics (the passes' map step)
+             glossary statistics and definitions (the map step)
     glossary the corpus glossary from every file's statistics, then acronyms expanded
              part by part (`enrich.acronyms`)
     dedupe   key hashes per chunk, the originals over the corpus, duplicates marked

@@ -30,7 +30,7 @@ from notechunk.chunk import (
 from notechunk.config import Config
 from notechunk.corpus.dedupe import Hashes, key_hashes, mark_duplicates, originals
 from notechunk.corpus.glossary import corpus_glossary, expand_part
-from notechunk.corpus.inputs import FileInputs
+from notechunk.corpus.inputs import FileInputs, defined_in
 from notechunk.corpus.scores import SCORE_BLOCK, FileBlocks, ScoreBlocks, score_stored, scores
 from notechunk.corpus.scores.bm25index import load_index
 from notechunk.corpus.scores.retrievability import score_block
@@ -45,7 +45,6 @@ from notechunk.corpus.scores.termblock import (
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
-    file_definitions,
     glossary_stats,
     merge_all,
 )
@@ -186,9 +185,12 @@ def spill(
                         terms[kind].add(to_arrays(doc_range(kblock, lo, lo + len(part))))
                     hashes[kind].append(key_hashes(part, cfg.dedupe))
                     omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
-            if cfg.enrich.acronyms:
-                owns[r.source] = file_definitions(r.chunks)
-            stats.append(inputs.glossary if inputs is not None else glossary_stats(r.chunks))
+            if inputs is None:
+                counted = glossary_stats(r.chunks)
+                inputs = FileInputs(None, counted, defined_in(counted))
+            if cfg.enrich.acronyms and inputs.defines:
+                owns[r.source] = inputs.defines
+            stats.append(inputs.glossary)
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]
             discarded += r.discarded

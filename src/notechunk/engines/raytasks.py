@@ -45,7 +45,6 @@ from notechunk.engines import process_with_inputs
 from notechunk.enrich.glossary import (
     Glossary,
     GlossaryStats,
-    file_definitions,
 )
 from notechunk.io.cache import decode_result, encode_result
 from notechunk.tokens import counter_for
@@ -109,7 +108,7 @@ def _rows(
     note: str | None = None,
 ) -> Columns:
     enc = msgspec.msgpack.Encoder()
-    defines = enc.encode(file_definitions(r.chunks))
+    defines = enc.encode(inputs.defines)
     cols: Columns = {c: [] for c in COLUMNS}
     kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
     parts: list[tuple[str, NDArray[np.bool_]]] = []

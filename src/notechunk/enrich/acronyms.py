@@ -19,7 +19,7 @@ expanded when the corpus defines them): roman numerals, English words in capital
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Iterable, Set
 
 # a word with a second capital before any hyphen: the only words `acronym_shaped` can pass
 # "(?<![\w&.-])" after the first capital: a pattern that starts with a letter set lets the
@@ -189,14 +189,24 @@ def uses(text: str, among: Container[str] | None = None) -> list[str]:
     lines: dict[int, bool] = {}
     for m in _TOKEN.finditer(text):
         token = m.group(1)
-        if not acronym_shaped(token):
-            continue
-        key = acronym_key(token)
-        if key in out or (among is not None and key not in among):
+        key = acronym_key(token)  # the lookup first: it rules out most tokens cheaply
+        if key in out or (among is not None and key not in among) or not acronym_shaped(token):
             continue
         if false_friend(text, m.start(1), m.end(1), lines) is None:
             out[key] = None
     return list(out)
+
+
+def may_use(text: str, forms: Set[str]) -> bool:
+    """Whether `text` may use one of the acronyms whose `spellings` are `forms`: False
+    means `uses(text, among)` is empty for those keys, found by one regex pass and a set
+    test (no loop per word), so a map over many texts checks the rest alone."""
+    return not forms.isdisjoint(_TOKEN.findall(text))
+
+
+def spellings(keys: Iterable[str]) -> frozenset[str]:
+    """Every token `acronym_key` maps to one of `keys`: the key and its plural."""
+    return frozenset(f for k in keys for f in (k, k + "s"))
 
 
 def definitions(text: str) -> list[tuple[str, str]]:

@@ -22,7 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from notechunk.chunk import Chunk
-from notechunk.enrich.acronyms import acronym_key, acronym_shaped, ambiguous, definitions, uses
+from notechunk.enrich.acronyms import (
+    acronym_key,
+    acronym_shaped,
+    ambiguous,
+    definitions,
+    may_use,
+    spellings,
+    uses,
+)
 from notechunk.enrich.compose import annotate
 from notechunk.errors import ConfigError
 
@@ -166,11 +174,16 @@ def expand_acronyms(
         for acr, long in said[k]:
             defines.setdefault(c.source, {}).setdefault(acr, long)
     out: list[Chunk] = []
+    known_forms = spellings(known)
+    seen: Mapping[str, str] | None = None
+    forms = known_forms
     for k, c in enumerate(chunks):
         added: list[tuple[str, str]] = []
         embed = c.embed_text
         mine = own if own is not None else defines.get(c.source, {})
-        found = uses(embed, _Either(known, mine)) if known else []
+        if mine is not seen:  # the forms of a file's own definitions, once per file
+            seen, forms = mine, known_forms | spellings(mine)
+        found = uses(embed, _Either(known, mine)) if known and may_use(embed, forms) else []
         if not found:
             out.append(c)
             continue

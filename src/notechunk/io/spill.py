@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
+from io import BufferedReader
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -58,7 +59,11 @@ def read_spill(path: Path) -> Iterator[FileResult]:
 
 
 class ArraySpill:
-    """Groups of numpy arrays written in order and read back in the same order."""
+    """Groups of numpy arrays written in order and read back in the same order.
+
+    Each array is a small fixed header (dtype, rank, shape) and its raw bytes, read
+    straight into a fresh array: a token block is six small arrays, and the `.npy`
+    header's text parse cost more than the bytes themselves."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -69,11 +74,29 @@ class ArraySpill:
         with open(self.path, "ab") as fh:
             fh.write(_LEN.pack(len(arrays)))
             for a in arrays:
-                np.lib.format.write_array(fh, np.ascontiguousarray(a), allow_pickle=False)
+                a = np.ascontiguousarray(a)
+                if a.dtype.hasobject:
+                    raise TypeError("ArraySpill holds plain numeric arrays only")
+                kind = a.dtype.str.encode("ascii")
+                fh.write(_HEAD.pack(kind, a.ndim))
+                fh.write(struct.pack(f"<{a.ndim}q", *a.shape))
+                fh.write(a.tobytes())
 
     @staticmethod
     def read(path: Path) -> Iterator[tuple[NDArray[np.generic], ...]]:
         with open(path, "rb") as fh:
             while head := fh.read(_LEN.size):
                 (count,) = _LEN.unpack(head)
-                yield tuple(np.lib.format.read_array(fh, allow_pickle=False) for _ in range(count))
+                yield tuple(_read_array(fh) for _ in range(count))
+
+
+_HEAD = struct.Struct("<8sB")  # dtype string (e.g. b"<u8"), rank
+
+
+def _read_array(fh: BufferedReader) -> NDArray[np.generic]:
+    kind, ndim = _HEAD.unpack(fh.read(_HEAD.size))
+    shape = struct.unpack(f"<{ndim}q", fh.read(8 * ndim))
+    out: NDArray[np.generic] = np.empty(shape, dtype=np.dtype(kind.rstrip(b"\0").decode()))
+    if out.nbytes and fh.readinto(out.data.cast("B")) != out.nbytes:
+        raise EOFError("spill file cut short")
+    return out

@@ -110,8 +110,11 @@ def localise(block: TermBlock, stats: CorpusStats) -> Local:
     v = max(len(stats.terms), 1)
     local, inv = unique_inverse(block.doc_terms)
     doc_tid = _lookup(stats.terms, local)[inv]
-    qlocal, qinv = unique_inverse(block.q_terms)
-    q_tid = _lookup(stats.terms, qlocal)[qinv]
+    if np.array_equal(block.q_terms, block.doc_terms):  # the usual block: one stream
+        q_tid = doc_tid
+    else:
+        qlocal, qinv = unique_inverse(block.q_terms)
+        q_tid = _lookup(stats.terms, qlocal)[qinv]
     keys = block.doc_of * v + doc_tid
     order = np.argsort(keys, kind="stable")
     sk = keys[order]

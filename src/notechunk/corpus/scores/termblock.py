@@ -180,16 +180,17 @@ def reindexed(block: TermBlock, chunks: Sequence[Chunk], changed: Sequence[int])
     if not changed:
         return block
     bounds = np.searchsorted(block.doc_of, np.arange(block.n_docs + 1))
+    words = [tokenize(chunks[d].embed_text or chunks[d].text) for d in changed]
+    hashed = hash_terms([w for ws in words for w in ws])  # one call: its cost is per call
+    cuts = np.cumsum([0] + [len(ws) for ws in words])
     terms: list[U64] = []
     of: list[I64] = []
     last = 0
-    for d in changed:
+    for k, d in enumerate(changed):
         terms.append(block.doc_terms[bounds[last] : bounds[d]])
         of.append(block.doc_of[bounds[last] : bounds[d]])
-        c = chunks[d]
-        mine = hash_terms(tokenize(c.embed_text or c.text))
-        terms.append(mine)
-        of.append(np.full(len(mine), d, dtype=np.int64))
+        terms.append(hashed[cuts[k] : cuts[k + 1]])
+        of.append(np.full(len(words[k]), d, dtype=np.int64))
         last = d + 1
     terms.append(block.doc_terms[bounds[last] :])
     of.append(block.doc_of[bounds[last] :])
