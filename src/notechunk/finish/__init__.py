@@ -208,7 +208,10 @@ def recount(new: Chunk, old: Chunk, tokens: TokenCounter, cfg: Config) -> Chunk:
         return new
     (n,) = tokens.count([new.embed_text])
     n += tokens.overhead
-    quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n)
+    # only the token count changed, so the word band did not: a row that was not `short`
+    # (a full row) is not made `short` here
+    full = old.quality != "short"
+    quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n, full)
     flags = tuple(f for f in new.flags if not f.startswith("too_long_tokens:"))
     return replace(new, token_count=n, quality=quality, flags=(*flags, *token_flags(n, cfg)))
 
@@ -232,7 +235,7 @@ def _finish_piece(
     cfg: Config,
     trimmed: tuple[str, ...] = (),
 ) -> Chunk:
-    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
+    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count, piece.full)
     cut = tuple(f"context_dead_trimmed:{phrase}" for phrase in trimmed)
     flags = (*piece.flags, *doc.flags, *cut, *extra)
     if piece.omit_reason is not None:

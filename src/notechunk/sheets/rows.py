@@ -165,6 +165,7 @@ class SheetRows:
                 group=self.groups.chunk(len(self.pieces)),
                 flags=tuple(flags),
                 template=used,
+                full=len(row.cells) >= len(self.names) and all(row.cells),
             )
         )
         self.t.chunks += 1
