@@ -38,7 +38,7 @@ QUALITY_LABELS: tuple[Quality, ...] = (
 def unspaced_text(text: str) -> bool:
     """Whether `text` holds Chinese or Japanese, whose words `count_words` counts by
     characters (elsewhere a word count is the number of whitespace-separated parts)."""
-    return _UNSPACED.search(text) is not None
+    return not text.isascii() and _UNSPACED.search(text) is not None
 
 
 def count_words(text: str) -> int:

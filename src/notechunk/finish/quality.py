@@ -33,7 +33,10 @@ def context_dead_phrase(text: str, cfg: ContextDeadConfig) -> str | None:
     A phrase must end at a word boundary: "for more" matches "For more details", not
     "For moreover".
     """
-    head = _LEADING_JUNK.sub("", text[:200]).lower()
+    head = text[:200] if text[:1].isalnum() else _LEADING_JUNK.sub("", text[:200])
+    head = head.lower()
+    if not head.startswith(cfg.phrases):  # one C-level test for the common case: no pointer
+        return None
     for phrase in cfg.phrases:
         if head.startswith(phrase):
             rest = head[len(phrase) : len(phrase) + 1]

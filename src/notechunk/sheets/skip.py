@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from notechunk.config import Config
 
@@ -53,6 +54,19 @@ def is_numeric(value: str) -> bool:
     if not v or (v[0].isalpha() and v[:2].lower() not in _CURRENCY_STARTS):
         return False
     return bool(_NUMERIC.match(v) or _DATE.match(v))
+
+
+def cell_kind(value: str) -> tuple[bool, bool]:
+    """(structural label, number) of one cell; a short one remembered, as a column
+    repeats its values ("Ladakh", "summer", "2019") down thousands of rows."""
+    if len(value) <= 100:
+        return _kind_memo(value)
+    return is_structural(value), is_numeric(value)
+
+
+@lru_cache(maxsize=1 << 14)
+def _kind_memo(value: str) -> tuple[bool, bool]:
+    return is_structural(value), is_numeric(value)
 
 
 def is_placeholder(value: str) -> bool:
@@ -100,8 +114,9 @@ def skip_reason(cells: tuple[str, ...], cfg: Config, *, has_header: bool = True)
     n = len(filled)
     if n == 0:
         return None
-    labels = sum(1 for c in filled if is_structural(c))
-    numbers = sum(1 for c in filled if is_numeric(c))
+    kinds = [cell_kind(c) for c in filled]
+    labels = sum(1 for structural, _ in kinds if structural)
+    numbers = sum(1 for _, numeric in kinds if numeric)
     if labels and labels + numbers == n:
         return Skip(
             rule="structural",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from notechunk.config import Template
 from notechunk.config.syntax import Segment, fields_of, parse_template
@@ -66,11 +67,33 @@ def clean_mnemonic_patterns(value: str) -> str:
 
 
 def clean_cell(value: str) -> str:
+    """A cell without memory aids and tags; a short one remembered, as a column repeats
+    its values ("Ladakh", "summer") down thousands of rows."""
+    if len(value) <= MEMO_CHARS:
+        return _clean_memo(value)
+    return remove_generic_tags(clean_mnemonic_patterns(value))
+
+
+MEMO_CHARS = 100  # cells up to this long are remembered, at most MEMO_CELLS of them
+MEMO_CELLS = 1 << 14
+
+
+@lru_cache(maxsize=MEMO_CELLS)
+def _clean_memo(value: str) -> str:
     return remove_generic_tags(clean_mnemonic_patterns(value))
 
 
 def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
-    """`Header: value` pairs of the non-empty cleaned cells joined with ". "."""
+    """`Header: value` pairs of the non-empty cleaned cells joined with ". " (after a
+    pair that ends in "?" or "!", a space)."""
+    pairs = [
+        f"{name}: {v}"
+        for name, cell in zip(names, cells, strict=False)
+        if (v := clean_cell(cell).rstrip(" .;,"))
+    ]
+    joined = ". ".join(pairs)
+    if "?" not in joined and "!" not in joined:  # every separator ". ": one join
+        return joined + "." if joined else ""
     out = ""
     for name, cell in zip(names, cells, strict=False):
         value = clean_cell(cell).rstrip(" .;,")
