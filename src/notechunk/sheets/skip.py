@@ -56,17 +56,23 @@ def is_numeric(value: str) -> bool:
     return bool(_NUMERIC.match(v) or _DATE.match(v))
 
 
-def cell_kind(value: str) -> tuple[bool, bool]:
-    """(structural label, number) of one cell; a short one remembered, as a column
-    repeats its values ("Ladakh", "summer", "2019") down thousands of rows."""
-    if len(value) <= 100:
-        return _kind_memo(value)
-    return is_structural(value), is_numeric(value)
+STRUCTURAL, NUMERIC = 1, 2  # bits of a cell's kind
+MEMO_CHARS = 100  # cells up to this long have their kind remembered, at most 16,384 of them
 
 
-@lru_cache(maxsize=1 << 14)
-def _kind_memo(value: str) -> tuple[bool, bool]:
-    return is_structural(value), is_numeric(value)
+def cell_kind(value: str) -> int:
+    """The `STRUCTURAL` and `NUMERIC` bits of one cell."""
+    return STRUCTURAL * is_structural(value) | NUMERIC * is_numeric(value)
+
+
+_kind_memo = lru_cache(maxsize=1 << 14)(cell_kind)  # a column repeats its values
+
+
+def cell_kinds(cells: list[str]) -> list[int]:
+    """`cell_kind` of each cell, short ones remembered (a C-level map: rows are many)."""
+    if max(map(len, cells), default=0) <= MEMO_CHARS:
+        return list(map(_kind_memo, cells))
+    return list(map(cell_kind, cells))
 
 
 def is_placeholder(value: str) -> bool:
@@ -110,13 +116,14 @@ class Skip:
 def skip_reason(cells: tuple[str, ...], cfg: Config, *, has_header: bool = True) -> Skip | None:
     """The first skip rule that applies to a non-blank row, or None to keep it."""
     sheets = cfg.sheets
-    filled = [c for c in cells if c]
+    filled = list(filter(None, cells))
     n = len(filled)
     if n == 0:
         return None
-    kinds = [cell_kind(c) for c in filled]
-    labels = sum(1 for structural, _ in kinds if structural)
-    numbers = sum(1 for _, numeric in kinds if numeric)
+    kinds = cell_kinds(filled)
+    both = kinds.count(STRUCTURAL | NUMERIC)
+    labels = kinds.count(STRUCTURAL) + both
+    numbers = kinds.count(NUMERIC) + both
     if labels and labels + numbers == n:
         return Skip(
             rule="structural",

@@ -67,30 +67,24 @@ def clean_mnemonic_patterns(value: str) -> str:
 
 
 def clean_cell(value: str) -> str:
-    """A cell without memory aids and tags; a short one remembered, as a column repeats
-    its values ("Ladakh", "summer") down thousands of rows."""
-    if len(value) <= MEMO_CHARS:
-        return _clean_memo(value)
     return remove_generic_tags(clean_mnemonic_patterns(value))
 
 
-MEMO_CHARS = 100  # cells up to this long are remembered, at most MEMO_CELLS of them
-MEMO_CELLS = 1 << 14
+def _value(cell: str) -> str:
+    return clean_cell(cell).rstrip(" .;,")
 
 
-@lru_cache(maxsize=MEMO_CELLS)
-def _clean_memo(value: str) -> str:
-    return remove_generic_tags(clean_mnemonic_patterns(value))
+MEMO_CHARS = 100  # cells up to this long have their value remembered, 16,384 at most
+_value_memo = lru_cache(maxsize=1 << 14)(_value)  # a column repeats its values
 
 
 def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
     """`Header: value` pairs of the non-empty cleaned cells joined with ". " (after a
-    pair that ends in "?" or "!", a space)."""
-    pairs = [
-        f"{name}: {v}"
-        for name, cell in zip(names, cells, strict=False)
-        if (v := clean_cell(cell).rstrip(" .;,"))
-    ]
+    pair that ends in "?" or "!", a space). Short cells' values are remembered, in a
+    C-level map: a sheet's columns repeat their values ("Ladakh", "summer") down its rows."""
+    short = max(map(len, cells), default=0) <= MEMO_CHARS
+    values = map(_value_memo if short else _value, cells)
+    pairs = [f"{name}: {v}" for name, v in zip(names, values, strict=False) if v]
     joined = ". ".join(pairs)
     if "?" not in joined and "!" not in joined:  # every separator ". ": one join
         return joined + "." if joined else ""
