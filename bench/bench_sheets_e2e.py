@@ -1,7 +1,9 @@
 """Sheets end to end (issue 24): `notechunk run` on one generated 100k-row sheet against a
 hand-written loop making the same `Header: value` texts, and OUT's size against the sheet's.
 
-    python bench/bench_sheets_e2e.py [ROWS] [RUNS] [--kind csv|xlsx|both]
+    python bench/bench_sheets_e2e.py [ROWS] [RUNS] [--kind csv|xlsx|both] [--src DIR]
+
+(DIR: another checkout's src/, to measure it the same way: before and after a change.)
 
 A CSV of 5 filled columns (~4.2 MB at 100k rows) and an xlsx of the same rows are made in
 a temporary folder. Each is run through `python -m notechunk run SRC --out OUT` (a fresh
@@ -73,9 +75,12 @@ def tree_bytes(root: Path) -> int:
     return sum(p.lstat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
 
 
+SRC = ROOT / "src"  # the notechunk measured (--src)
+
+
 def timed_cmd(cmd: list[str]) -> float:
     start = time.perf_counter()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}  # this checkout's notechunk
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     subprocess.run(cmd, check=True, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
@@ -119,7 +124,10 @@ def main() -> int:
     ap.add_argument("rows", nargs="?", type=int, default=100_000)
     ap.add_argument("runs", nargs="?", type=int, default=3)
     ap.add_argument("--kind", choices=("csv", "xlsx", "both"), default="both")
+    ap.add_argument("--src", type=Path, default=ROOT / "src")
     args = ap.parse_args()
+    global SRC
+    SRC = args.src.resolve()
     kinds = ("csv", "xlsx") if args.kind == "both" else (args.kind,)
     with tempfile.TemporaryDirectory() as tmp:
         results = {k: bench(k, args.rows, args.runs, Path(tmp)) for k in kinds}
