@@ -4,7 +4,7 @@ import pytest
 
 from chunks import label, make_chunk
 from notechunk.config import DEFAULT_CONTEXT_DEAD_PHRASES, Config
-from notechunk.finish.quality import context_dead_phrase
+from notechunk.finish.quality import classify, context_dead_phrase
 
 CFG = Config()
 
@@ -69,3 +69,12 @@ def test_cjk_words_are_counted_by_characters() -> None:
 def test_runner_omission_is_kept() -> None:
     c = label(make_chunk(text=words(40), source="x", source_type="markdown", omit=True), CFG)
     assert c.omit and c.quality == "ok"
+
+
+def test_full_row_skips_only_the_short_band() -> None:
+    """`full` (a sheet row with every column filled) is never `short`; a fragment stays a
+    fragment, and a Markdown chunk ignores it."""
+    assert classify(words(10), 10, "spreadsheet", CFG, full=True)[0] == "ok"
+    assert classify(words(10), 10, "spreadsheet", CFG)[0] == "short"
+    assert classify(words(5), 5, "spreadsheet", CFG, full=True)[0] == "fragment"
+    assert classify(words(20), 20, "markdown", CFG, full=True)[0] == "short"

@@ -202,6 +202,22 @@ def test_spreadsheet_fragments_kept_unless_configured(tmp_path: Path) -> None:
     assert chunk.quality == "fragment" and chunk.omit
 
 
+def test_full_row_is_not_short_unless_configured(tmp_path: Path) -> None:
+    """A row whose every column is filled is a whole record: not `short` by its word
+    count (8-11 words); a row with a gap still is; `short_full_rows` restores the seed."""
+    p = tmp_path / "people.csv"
+    p.write_text(
+        "Name,City,Job,Year,Team\n"
+        "Ada Lovelace,London,analyst,1843,engines\n"
+        "Alan Mathison Turing,Wilmslow Cheshire,mathematician,,\n"
+    )
+    full, gap = process_sheet(p, "people.csv", CFG).chunks
+    assert 8 <= full.word_count < 12 and 8 <= gap.word_count < 12
+    assert (full.quality, gap.quality) == ("ok", "short")
+    seed = config_from_dict({"quality": {"spreadsheet": {"short_full_rows": True}}})
+    assert [c.quality for c in process_sheet(p, "people.csv", seed).chunks] == ["short"] * 2
+
+
 @pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
 def test_max_rows_truncation_is_an_error_and_not_conserved(tmp_path: Path, suffix: str) -> None:
     rows = [["Name", "Note"]] + [[f"n{i}", "x y"] for i in range(20)]

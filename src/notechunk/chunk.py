@@ -38,7 +38,7 @@ QUALITY_LABELS: tuple[Quality, ...] = (
 def unspaced_text(text: str) -> bool:
     """Whether `text` holds Chinese or Japanese, whose words `count_words` counts by
     characters (elsewhere a word count is the number of whitespace-separated parts)."""
-    return _UNSPACED.search(text) is not None
+    return not text.isascii() and _UNSPACED.search(text) is not None
 
 
 def count_words(text: str) -> int:
@@ -67,7 +67,8 @@ class Piece:
     """What a runner cuts from a file before finishing: raw text and where it stands.
 
     `omit_reason` is set when the runner itself knows the piece is not content (a table
-    of contents): the finished chunk is omitted and flagged with that reason.
+    of contents): the finished chunk is omitted and flagged with that reason. `full` marks
+    a sheet row whose every column is filled: a whole record, never labelled `short`.
     """
 
     text: str
@@ -81,6 +82,7 @@ class Piece:
     template: str | None = None
     omit_reason: str | None = None
     outline_path: tuple[str, ...] = ()
+    full: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

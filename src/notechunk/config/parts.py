@@ -71,13 +71,16 @@ class MarkdownConfig:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QualityBands:
     """Word-count bands of the quality labels; `omit_fragments` (default false: a short row
-    is often a whole fact) omits fragments instead of only flagging them."""
+    is often a whole fact) omits fragments instead of only flagging them; `short_full_rows`
+    (default false: a row whose every column is filled is a whole record) labels such a
+    row `short` by its word count, as the seed did."""
 
     _TABLE: ClassVar[str] = "quality.*"
     fragment_words: int = num(MISSING, 0, 1_000_000)
     short_words: int = num(MISSING, 0, 1_000_000)
     max_words: int = num(MISSING, 0, 1_000_000)
     omit_fragments: bool = False
+    short_full_rows: bool = False
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -23,6 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from notechunk.chunk import Chunk, Location, MarkdownSpan, Piece, Pieces, SheetCell, SourceType
@@ -40,10 +41,13 @@ _LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,9}[.)]) ")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _PANDOC_ATTR = re.compile(r"\{\.(?:underline|mark|smallcaps)\}")
 _NAME_SEPARATORS = re.compile(r"[\s_-]+")
+_NEEDS_WORK = re.compile(r"[\t\n\r]|  |\{\.")  # in ASCII text: what normalize_text changes
 
 
 def normalize_text(text: str) -> str:
     """NFC, single spaces (non-breaking ones too), no trailing spaces, no pandoc leftovers."""
+    if text.isascii() and not _NEEDS_WORK.search(text):  # a sheet row: nothing to do
+        return text.strip()
     text = unicodedata.normalize("NFC", text)
     if "{." in text:
         text = _PANDOC_ATTR.sub("", text)
@@ -144,11 +148,21 @@ def chunk_id(
 ) -> str:
     """Stable id: hash of schema, NFC source path, location and text (16 hex digits)."""
     location = f"lines:{lines}" if source_type == "markdown" else f"sheet:{sheet}:row:{row}"
-    h = hashlib.sha256()
-    for part in (ID_SCHEMA, unicodedata.normalize("NFC", source), location, text):
+    h = _id_prefix(source).copy()
+    for part in (location, text):
         h.update(part.encode("utf-8", "surrogateescape"))
         h.update(b"\x00")
     return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=64)
+def _id_prefix(source: str) -> hashlib._Hash:
+    """The id hash fed its schema and source once per file (a file's chunks copy it)."""
+    h = hashlib.sha256()
+    for part in (ID_SCHEMA, unicodedata.normalize("NFC", source)):
+        h.update(part.encode("utf-8", "surrogateescape"))
+        h.update(b"\x00")
+    return h
 
 
 def finish_file(
@@ -172,10 +186,16 @@ def finish_file(
         if (text := normalize_text(piece.text))
     ]
     named = _with_aliases(title, doc.properties)
-    embeds = [
-        embed_text(context_parts(named, (*p.section_path, *p.outline_path), p.sheet, p.group), text)
-        for p, text, _ in drafts
-    ]
+    contexts: dict[tuple[tuple[str, ...], str | None, str | None], tuple[str, ...]] = {}
+
+    def context(p: Piece) -> tuple[str, ...]:  # a sheet's rows share a few contexts
+        key = ((*p.section_path, *p.outline_path), p.sheet, p.group)
+        got = contexts.get(key)
+        if got is None:
+            got = contexts[key] = context_parts(named, *key)
+        return got
+
+    embeds = [embed_text(context(p), text) for p, text, _ in drafts]
     counts: list[int | None] = [None] * len(drafts)
     if tokens is None and cfg.tokenizer:
         tokens = counter_for(cfg.tokenizer)
@@ -212,7 +232,10 @@ def recount(new: Chunk, old: Chunk, tokens: TokenCounter, cfg: Config) -> Chunk:
         return new
     (n,) = tokens.count([new.embed_text])
     n += tokens.overhead
-    quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n)
+    # only the token count changed, so the word band did not: a row that was not `short`
+    # (a full row) is not made `short` here
+    full = old.quality != "short"
+    quality, _, _ = classify(new.text, new.word_count, new.source_type, cfg, n, full)
     flags = tuple(f for f in new.flags if not f.startswith("too_long_tokens:"))
     return replace(new, token_count=n, quality=quality, flags=(*flags, *token_flags(n, cfg)))
 
@@ -236,7 +259,7 @@ def _finish_piece(
     cfg: Config,
     trimmed: tuple[str, ...] = (),
 ) -> Chunk:
-    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count)
+    words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count, piece.full)
     cut = tuple(f"context_dead_trimmed:{phrase}" for phrase in trimmed)
     flags = (*piece.flags, *doc.flags, *cut, *extra)
     if piece.omit_reason is not None:

@@ -5,7 +5,9 @@ fragment > short > ok. `too_long_tokens` applies when a tokenizer and `max_token
 embedder's limit) are configured; its flag `too_long_tokens:<n>><limit>` is set whenever a
 chunk is over the limit, whatever its label, so no truncation by the embedder goes unsaid.
 Fragments are flagged and kept (a short row such as "prompt: Zambia. answer: Lusaka." is
-a fact); `quality.<type>.omit_fragments = true` omits them.
+a fact); `quality.<type>.omit_fragments = true` omits them. A sheet row whose every
+column is filled (`full`) is a whole record and is not `short` whatever its word count
+(`quality.spreadsheet.short_full_rows = true` restores the seed's word-count rule).
 
 Context-dead (SPEC v3): a chunk that opens with a pointer ("For more, see here: [[X]]")
 loses that sentence (`trim_context_dead`, flag `context_dead_trimmed:<phrase>`) and what
@@ -76,6 +78,7 @@ def classify(
     source_type: SourceType,
     cfg: Config,
     token_count: int | None = None,
+    full: bool = False,
 ) -> tuple[Quality, bool, str | None]:
     """(label, omit, context-dead phrase) for one chunk's text."""
     phrase = context_dead_phrase(text, cfg.context_dead)
@@ -90,7 +93,9 @@ def classify(
         return "too_long_tokens", False, None
     if word_count < bands.fragment_words:
         return "fragment", bands.omit_fragments, None
-    if word_count < bands.short_words:
+    if word_count < bands.short_words and not (
+        full and source_type == "spreadsheet" and not bands.short_full_rows
+    ):
         return "short", False, None
     return "ok", False, None
 
@@ -107,11 +112,15 @@ def token_flags(token_count: int | None, cfg: Config) -> tuple[str, ...]:
 
 
 def assess(
-    text: str, source_type: SourceType, cfg: Config, token_count: int | None = None
+    text: str,
+    source_type: SourceType,
+    cfg: Config,
+    token_count: int | None = None,
+    full: bool = False,
 ) -> tuple[int, Quality, bool, tuple[str, ...]]:
     """(word count, label, omit, flags to add) for a chunk's text: the one place a label
     and its `context_dead:<phrase>` and `too_long_tokens:<n>><limit>` flags are computed."""
     words = count_words(text)
-    quality, omit, phrase = classify(text, words, source_type, cfg, token_count)
+    quality, omit, phrase = classify(text, words, source_type, cfg, token_count, full)
     flags: tuple[str, ...] = () if phrase is None else (f"context_dead:{phrase}",)
     return words, quality, omit, (*flags, *token_flags(token_count, cfg))

@@ -69,7 +69,7 @@ def first_sentence(text: str) -> str:
 
 
 def _is_code(text: str, source_type: SourceType) -> bool:
-    return _FENCE.search(text) is not None
+    return ("```" in text or "~~~" in text) and _FENCE.search(text) is not None
 
 
 def _is_fact_row(text: str, source_type: SourceType) -> bool:

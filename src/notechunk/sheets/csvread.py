@@ -107,7 +107,7 @@ def _csv_rows(
         reader = csv.reader(fh, csv.excel, delimiter=delimiter)
         try:
             for i, record in enumerate(reader, start=1):
-                cells, cut = cut_cells(tuple(c.strip() for c in record), i, max_chars)
+                cells, cut = cut_cells(tuple(map(str.strip, record)), i, max_chars)
                 yield SheetRow(number=i, cells=cells, flags=flags + cut)
         except csv.Error as exc:
             raise InputError(rel, f"malformed CSV near record {reader.line_num}: {exc}") from None

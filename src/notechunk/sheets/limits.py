@@ -37,7 +37,7 @@ def cut_cells(
 
     `row` is the 1-based row number and `col0` the index of the first cell's column.
     """
-    if all(len(c) <= max_chars for c in cells):
+    if max(map(len, cells), default=0) <= max_chars:
         return cells, ()
     out = list(cells)
     flags: list[str] = []

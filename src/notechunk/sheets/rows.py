@@ -70,6 +70,7 @@ class SheetRows:
             bind(template, list(self.names)) if template is not None else None
         )
         self.groups = GroupTracker()
+        self.zone_firsts = {key[0] for key in zone}  # a cheap test before row_key
         self.below = 0  # non-blank rows read below the header
 
     def _fit(self, row: SheetRow) -> None:
@@ -117,7 +118,9 @@ class SheetRows:
 
     def _row(self, row: SheetRow) -> None:
         self._fit(row)
-        repeats = self.zone.get(row_key(row.cells))
+        repeats: int | None = None
+        if " ".join(row.cells[0].split()) in self.zone_firsts:  # cells: never empty here
+            repeats = self.zone.get(row_key(row.cells))
         if repeats is not None:
             skip: Skip | None = Skip(
                 rule="repeated_header",
@@ -165,6 +168,7 @@ class SheetRows:
                 group=self.groups.chunk(len(self.pieces)),
                 flags=tuple(flags),
                 template=used,
+                full=len(row.cells) >= len(self.names) and all(row.cells),
             )
         )
         self.t.chunks += 1

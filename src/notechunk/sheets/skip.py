@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from notechunk.config import Config
 
@@ -53,6 +54,25 @@ def is_numeric(value: str) -> bool:
     if not v or (v[0].isalpha() and v[:2].lower() not in _CURRENCY_STARTS):
         return False
     return bool(_NUMERIC.match(v) or _DATE.match(v))
+
+
+STRUCTURAL, NUMERIC = 1, 2  # bits of a cell's kind
+MEMO_CHARS = 100  # cells up to this long have their kind remembered, at most 16,384 of them
+
+
+def cell_kind(value: str) -> int:
+    """The `STRUCTURAL` and `NUMERIC` bits of one cell."""
+    return STRUCTURAL * is_structural(value) | NUMERIC * is_numeric(value)
+
+
+_kind_memo = lru_cache(maxsize=1 << 14)(cell_kind)  # a column repeats its values
+
+
+def cell_kinds(cells: list[str]) -> list[int]:
+    """`cell_kind` of each cell, short ones remembered (a C-level map: rows are many)."""
+    if max(map(len, cells), default=0) <= MEMO_CHARS:
+        return list(map(_kind_memo, cells))
+    return list(map(cell_kind, cells))
 
 
 def is_placeholder(value: str) -> bool:
@@ -96,12 +116,14 @@ class Skip:
 def skip_reason(cells: tuple[str, ...], cfg: Config, *, has_header: bool = True) -> Skip | None:
     """The first skip rule that applies to a non-blank row, or None to keep it."""
     sheets = cfg.sheets
-    filled = [c for c in cells if c]
+    filled = list(filter(None, cells))
     n = len(filled)
     if n == 0:
         return None
-    labels = sum(1 for c in filled if is_structural(c))
-    numbers = sum(1 for c in filled if is_numeric(c))
+    kinds = cell_kinds(filled)
+    both = kinds.count(STRUCTURAL | NUMERIC)
+    labels = kinds.count(STRUCTURAL) + both
+    numbers = kinds.count(NUMERIC) + both
     if labels and labels + numbers == n:
         return Skip(
             rule="structural",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from notechunk.config import Template
 from notechunk.config.syntax import Segment, fields_of, parse_template
@@ -69,8 +70,24 @@ def clean_cell(value: str) -> str:
     return remove_generic_tags(clean_mnemonic_patterns(value))
 
 
+def _value(cell: str) -> str:
+    return clean_cell(cell).rstrip(" .;,")
+
+
+MEMO_CHARS = 100  # cells up to this long have their value remembered, 16,384 at most
+_value_memo = lru_cache(maxsize=1 << 14)(_value)  # a column repeats its values
+
+
 def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
-    """`Header: value` pairs of the non-empty cleaned cells joined with ". "."""
+    """`Header: value` pairs of the non-empty cleaned cells joined with ". " (after a
+    pair that ends in "?" or "!", a space). Short cells' values are remembered, in a
+    C-level map: a sheet's columns repeat their values ("Ladakh", "summer") down its rows."""
+    short = max(map(len, cells), default=0) <= MEMO_CHARS
+    values = map(_value_memo if short else _value, cells)
+    pairs = [f"{name}: {v}" for name, v in zip(names, values, strict=False) if v]
+    joined = ". ".join(pairs)
+    if "?" not in joined and "!" not in joined:  # every separator ". ": one join
+        return joined + "." if joined else ""
     out = ""
     for name, cell in zip(names, cells, strict=False):
         value = clean_cell(cell).rstrip(" .;,")
