@@ -43,7 +43,7 @@ def test_batch_caches_good_results_only(tmp_path: Path) -> None:
     files = list(discover(src).files)
     first = process_batch(files, CFG, tmp_path / "cache", "k")
     assert [bool(o.result.errors) for o in first] == [False, True]
-    cached = list((tmp_path / "cache").rglob("*.json"))
+    cached = list((tmp_path / "cache").rglob("*.msgpack.gz"))
     assert len(cached) == 1
     again = process_batch(files, CFG, tmp_path / "cache", "k")
     assert [o.result for o in again] == [o.result for o in first]
