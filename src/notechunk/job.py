@@ -35,7 +35,7 @@ from notechunk.corpus.scores import scored
 from notechunk.discover import Discovery, SourceFile, discover
 from notechunk.engines import Progress
 from notechunk.engines import local as local_engine
-from notechunk.errors import InputError, OutputError
+from notechunk.errors import InputError, OutputError, UsageError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
 from notechunk.io.jsonio import atomic_write_bytes, dumps
@@ -44,6 +44,7 @@ from notechunk.io.parquet import require_pyarrow
 from notechunk.perfile import markdown_limit, read_input
 from notechunk.qa.artifacts import stream_source_view, write_stream
 from notechunk.qa.metrics import Metrics
+from notechunk.qa.source_pages import Reuse, previous_texts
 from notechunk.qa.sources import file_reader
 
 QA_STEPS = ("scores", "outputs", "sources", "publish")
@@ -126,7 +127,8 @@ def run(
             ) as got:
                 if check is not None:
                     _checked(check, got.errors, out)
-                metrics = _write(got, staging, cfg, progress, found.skipped)
+                reuse = _previous_texts(out, previous)
+                metrics = _write(got, staging, cfg, progress, found.skipped, reuse)
                 key = run_key(cfg, cfg_key, got.keys, got.errors, user, found.skipped)
             if work.exists():
                 shutil.rmtree(work)
@@ -210,10 +212,12 @@ def _write(
     cfg: Config,
     progress: Progress | None,
     skipped: Sequence[str] = (),
+    reuse: Reuse | None = None,
 ) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
     (metrics counted on the way), then the source view (the chunks read again, one file's
-    page at a time). `skipped`: the files discovery passed over, named in the summary."""
+    page at a time). `skipped`: the files discovery passed over, named in the summary;
+    `reuse`: the previous run's source texts, linked where unchanged."""
 
     def step(done: int) -> None:
         if progress:
@@ -248,9 +252,18 @@ def _write(
     extras = Corpus(
         discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
     )
-    stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
+    read = file_reader(dict(got.paths))
+    stream_source_view(staging, recorded(), extras, cfg, read, where, reuse)
     step(3)
     return metrics
+
+
+def _previous_texts(out: Path, previous: publish.Manifest) -> Reuse:
+    """The source texts OUT's current run published (none when OUT has no run)."""
+    try:
+        return previous_texts(publish.current_dir(out), previous.files)
+    except UsageError:
+        return {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

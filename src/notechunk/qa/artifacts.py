@@ -50,7 +50,7 @@ from notechunk.qa.contents import (
 from notechunk.qa.enrichment import dangling_row, enrichment_json
 from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
-from notechunk.qa.source_pages import write_source_pages
+from notechunk.qa.source_pages import Reuse, write_source_pages
 from notechunk.qa.sources import ReadSource
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
@@ -93,11 +93,20 @@ def stream_source_view(
     cfg: Config,
     read_source: ReadSource | None,
     where: Mapping[str, str],
+    reuse: Reuse | None = None,
 ) -> None:
-    """OUT/sources/: one page per source file and an index, from chunks streamed in output
-    order (one file at a time)."""
+    """OUT/sources/: one page per source file, each text once, the viewer and an index,
+    from chunks streamed in output order (one file at a time); `reuse`: the previous
+    run's texts (`qa.source_pages.previous_texts`)."""
     write_source_pages(
-        folder, chunks, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where
+        folder,
+        chunks,
+        extras,
+        lambda c: flag_reason(c, cfg),
+        is_flagged,
+        read_source,
+        where,
+        reuse,
     )
 
 
