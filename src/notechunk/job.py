@@ -42,7 +42,7 @@ from notechunk.io.jsonio import atomic_write_bytes, dumps
 from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
 from notechunk.perfile import markdown_limit, read_input
-from notechunk.qa.artifacts import stream_source_view, write_stream
+from notechunk.qa.artifacts import source_view, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.source_pages import Reuse, previous_texts
 from notechunk.qa.sources import file_reader
@@ -215,9 +215,10 @@ def _write(
     reuse: Reuse | None = None,
 ) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
-    (metrics counted on the way), then the source view (the chunks read again, one file's
-    page at a time). `skipped`: the files discovery passed over, named in the summary;
-    `reuse`: the previous run's source texts, linked where unchanged."""
+    (metrics counted on the way), the source view fed by the same pass (one file's view
+    at a time, its last writes finished after it). `skipped`: the files discovery passed
+    over, named in the summary; `reuse`: the previous run's source texts, linked where
+    unchanged."""
 
     def step(done: int) -> None:
         if progress:
@@ -226,34 +227,39 @@ def _write(
     step(0)
     scores = got.scores()
     step(1)
-    metrics = write_stream(
-        staging,
-        scored(got.chunks(), scores),
-        surviving=got.surviving,
-        discarded=got.discarded,
-        reports=got.reports,
-        errors=got.errors,
-        cfg=cfg,
-        accounts=got.accounts,
-        glossary=got.glossary,
-        skipped=skipped,
-    )
     # `where` keeps the source of each chunk a duplicate points to (it comes first)
     needed = set(got.original[got.original >= 0].tolist())
     where: dict[str, str] = {}
+    extras = Corpus(
+        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
+    )
+    view = source_view(staging, extras, cfg, file_reader(dict(got.paths)), where, reuse)
 
     def recorded() -> Iterator[Chunk]:
         for i, c in enumerate(scored(got.chunks(), scores)):
             if i in needed:
                 where[c.id] = c.source
+            view.add(c)
             yield c
 
-    step(2)
-    extras = Corpus(
-        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
-    )
-    read = file_reader(dict(got.paths))
-    stream_source_view(staging, recorded(), extras, cfg, read, where, reuse)
+    try:
+        metrics = write_stream(
+            staging,
+            recorded(),
+            surviving=got.surviving,
+            discarded=got.discarded,
+            reports=got.reports,
+            errors=got.errors,
+            cfg=cfg,
+            accounts=got.accounts,
+            glossary=got.glossary,
+            skipped=skipped,
+        )
+        step(2)
+        view.close()
+    except BaseException:
+        view.abandon()
+        raise
     step(3)
     return metrics
 

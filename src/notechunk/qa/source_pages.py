@@ -2,10 +2,8 @@
 the shared viewer, and an index.
 
 The pages are made from chunks streamed in output order (`write_source_pages`), one
-file's view at a time (`qa.sources`, `qa.sources_html`). The costly part, deflating each
-file's text and view, runs on a few threads (zlib lets go of the GIL) while the next
-file's view is built. A text is named by the hash of its lines (`text/<key>.js`): when
-the previous run published the same name with a hash its manifest still vouches for, the
+file's view at a time (`qa.sources`, `qa.sources_html`). A text is named by the hash of
+its lines (`text/<key>.js`): when the previous run published the same name with a hash its manifest still vouches for, the
 file is linked (or copied) from there instead of compressed again, so a re-run after an
 edit deflates only the texts that changed.
 """
@@ -15,10 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import threading
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import groupby
 from pathlib import Path
 
 from notechunk.chunk import Chunk
@@ -78,29 +73,120 @@ def _reused(target: Path, found: tuple[Path, str] | None) -> bool:
 
 
 class _Writer:
-    """Deflate-and-write jobs on a few threads, at most `limit` waiting (bounded memory)."""
-
-    def __init__(self, threads: int) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=threads)
-        self.slots = threading.BoundedSemaphore(threads * 4)
-        self.futures: list[Future[None]] = []
+    """Where each file's deflate-and-write runs: inline (a thread pool measured no faster
+    on rfcs-md, the Python around zlib holding the GIL)."""
 
     def submit(self, job: Callable[[], None]) -> None:
-        self.slots.acquire()
-
-        def run() -> None:
-            try:
-                job()
-            finally:
-                self.slots.release()
-
-        self.futures.append(self.pool.submit(run))
+        job()
 
     def close(self) -> None:
-        """Wait for every job; the first failure (an OSError) is raised."""
-        self.pool.shutdown(wait=True)
-        for f in self.futures:
-            f.result()
+        """Nothing is queued."""
+
+
+class SourceView:
+    """The source view written as chunks are pushed in output order (each file's chunks
+    one after another), so it rides on the pass that writes the other outputs instead of
+    reading every chunk again: a file's view is made when its chunks are done, so only one
+    file is held at a time. `extras` gives the discarded rows, sheet reports and errors;
+    `where` the source of every chunk a duplicate points to (filled as the stream goes,
+    originals first); `reuse` the previous run's texts (`previous_texts`)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        extras: Corpus,
+        reason: Callable[[Chunk], str],
+        is_flagged: Callable[[Chunk], bool],
+        read: ReadSource | None,
+        where: Mapping[str, str],
+        reuse: Reuse | None = None,
+    ) -> None:
+        self.reason, self.is_flagged, self.where = reason, is_flagged, where
+        self.read: ReadSource = read or (lambda _: None)
+        self.reuse = reuse or {}
+        self.kinds, self.rows, self.reports, self.errors = by_source(extras)
+        self.accounts = {a.source: a for a in extras.accounts}
+        self.target = folder / SOURCES_DIR
+        self.summary: dict[str, sources_html.IndexRow] = {}
+        self.texts: set[str] = set()
+        self.writer = _Writer()
+        self.source: str | None = None
+        self.kind = ""
+        self.shown: list[Chunk] = []
+        self.n = self.kept = self.flagged = 0
+
+    def add(self, c: Chunk) -> None:
+        """One chunk of the stream; a new source closes the file before it."""
+        if c.source != self.source:
+            self._flush()
+            self.source, self.kind = c.source, c.source_type
+        self.n += 1
+        self.kept += not c.omit
+        self.flagged += self.is_flagged(c)
+        if len(self.shown) < MAX_PAGE_ITEMS:
+            self.shown.append(c)
+
+    def _flush(self) -> None:
+        if self.source is not None:
+            self._emit(self.source, self.kind, self.shown, (self.n, self.kept, self.flagged))
+        self.source, self.shown = None, []
+        self.n = self.kept = self.flagged = 0
+
+    def close(self) -> None:
+        """The last file, the files with no chunk (errors, sheets of discarded rows only),
+        every queued write finished, then the viewer and the index."""
+        try:
+            self._flush()
+            for source, kind in self.kinds.items():
+                if source not in self.summary:
+                    self._emit(source, kind, [], (0, 0, 0))
+        finally:
+            self.writer.close()
+        write_text(self.target / VIEWER_CSS, viewer_css())
+        write_text(self.target / VIEWER_JS, viewer_js())
+        rows = [self.summary[k] for k in sorted(self.summary)]
+        write_text(self.target / INDEX, sources_html.index(rows))
+
+    def abandon(self) -> None:
+        """Stop after a failure elsewhere (nothing is queued: the staging folder goes)."""
+
+    def _emit(
+        self, source: str, kind: str, shown: list[Chunk], totals: tuple[int, int, int]
+    ) -> None:
+        view = FileView(
+            source=source,
+            source_type=kind,
+            chunks=tuple(shown),
+            discarded=tuple(self.rows[source][:MAX_PAGE_ITEMS]),
+            reports=tuple(self.reports[source]),
+            errors=tuple(self.errors[source]),
+            flagged=frozenset(c.id for c in shown if self.is_flagged(c)),
+            totals=totals,
+            discarded_total=len(self.rows[source]),
+            account=self.accounts.get(source),
+        )
+        raw = self.read(source) if kind == "markdown" else None
+        lines = source_lines(raw) if raw is not None else None
+        data = sources_html.page_data(view, lines, self.reason, self.where)
+        ref = self._text(lines) if lines else None
+        path = self.target / page_name(source)
+        self.writer.submit(lambda: write_text(path, sources_html.page(view, data, ref)))
+        self.summary[source] = sources_html.index_row(view)
+
+    def _text(self, lines: list[str]) -> str:
+        """The text's name; its file queued unless this run has it already."""
+        text = sources_html.text_bytes(lines)
+        rel = f"{sources_html.TEXT_DIR}/{hashlib.sha256(text).hexdigest()[:32]}.js"
+        if rel not in self.texts:
+            self.texts.add(rel)
+            path, found = self.target / rel, self.reuse.get(rel)
+
+            def job() -> None:
+                if not _reused(path, found):
+                    atomic_write_bytes(path, sources_html.text_script(text))
+
+            self.writer.submit(job)
+        return rel
 
 
 def write_source_pages(
@@ -113,72 +199,8 @@ def write_source_pages(
     where: Mapping[str, str],
     reuse: Reuse | None = None,
 ) -> None:
-    """The source view from chunks streamed in output order (each file's chunks one
-    after another): a file's view is made when its chunks are done, so only one file
-    is held at a time. `extras` gives the discarded rows, sheet reports and errors;
-    `where` the source of every chunk a duplicate points to (filled as the stream goes);
-    `reuse` the previous run's texts (`previous_texts`)."""
-    read = read or (lambda _: None)
-    reuse = reuse or {}
-    kinds, rows, reports, errors = by_source(extras)
-    accounts = {a.source: a for a in extras.accounts}
-    target = folder / SOURCES_DIR
-    summary: dict[str, sources_html.IndexRow] = {}
-    texts: set[str] = set()
-    writer = _Writer(min(4, os.cpu_count() or 1))
-
-    def emit(source: str, kind: str, shown: list[Chunk], totals: tuple[int, int, int]) -> None:
-        view = FileView(
-            source=source,
-            source_type=kind,
-            chunks=tuple(shown),
-            discarded=tuple(rows[source][:MAX_PAGE_ITEMS]),
-            reports=tuple(reports[source]),
-            errors=tuple(errors[source]),
-            flagged=frozenset(c.id for c in shown if is_flagged(c)),
-            totals=totals,
-            discarded_total=len(rows[source]),
-            account=accounts.get(source),
-        )
-        raw = read(source) if kind == "markdown" else None
-        lines = source_lines(raw) if raw is not None else None
-        data = sources_html.page_data(view, lines, reason, where)
-        ref = _text(lines) if lines else None
-        writer.submit(
-            lambda: write_text(target / page_name(source), sources_html.page(view, data, ref))
-        )
-        summary[source] = sources_html.index_row(view)
-
-    def _text(lines: list[str]) -> str:
-        text = sources_html.text_bytes(lines)
-        rel = f"{sources_html.TEXT_DIR}/{hashlib.sha256(text).hexdigest()[:32]}.js"
-        if rel not in texts:
-            texts.add(rel)
-            path = target / rel
-
-            def job() -> None:
-                if not _reused(path, reuse.get(rel)):
-                    atomic_write_bytes(path, sources_html.text_script(text))
-
-            writer.submit(job)
-        return rel
-
-    try:
-        for source, group in groupby(chunks, key=lambda c: c.source):
-            shown: list[Chunk] = []
-            n = kept = flagged = 0
-            for c in group:
-                n += 1
-                kept += not c.omit
-                flagged += is_flagged(c)
-                if len(shown) < MAX_PAGE_ITEMS:
-                    shown.append(c)
-            emit(source, shown[0].source_type, shown, (n, kept, flagged))
-        for source, kind in kinds.items():
-            if source not in summary:
-                emit(source, kind, [], (0, 0, 0))
-    finally:
-        writer.close()
-    write_text(target / VIEWER_CSS, viewer_css())
-    write_text(target / VIEWER_JS, viewer_js())
-    write_text(target / INDEX, sources_html.index([summary[k] for k in sorted(summary)]))
+    """The source view from chunks streamed in output order (`SourceView`, all at once)."""
+    view = SourceView(folder, extras, reason, is_flagged, read, where, reuse)
+    for c in chunks:
+        view.add(c)
+    view.close()
