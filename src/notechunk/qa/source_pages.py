@@ -3,9 +3,9 @@ the shared viewer, and an index.
 
 The pages are made from chunks streamed in output order (`write_source_pages`), one
 file's view at a time (`qa.sources`, `qa.sources_html`). A text is named by the hash of
-its lines (`text/<key>.js`): when the previous run published the same name with a hash its manifest still vouches for, the
-file is linked (or copied) from there instead of compressed again, so a re-run after an
-edit deflates only the texts that changed.
+its lines (`text/<key>.js`): when the previous run published the same name with a hash
+its manifest still vouches for, the file is linked (or copied) from there instead of
+compressed again, so a re-run after an edit deflates only the texts that changed.
 """
 
 from __future__ import annotations
