@@ -35,15 +35,16 @@ from notechunk.corpus.scores import scored
 from notechunk.discover import Discovery, SourceFile, discover
 from notechunk.engines import Progress
 from notechunk.engines import local as local_engine
-from notechunk.errors import InputError, OutputError
+from notechunk.errors import InputError, OutputError, UsageError
 from notechunk.io import publish
 from notechunk.io.cache import CACHE_DIR, Cache, code_fingerprint, config_key
 from notechunk.io.jsonio import atomic_write_bytes, dumps
 from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
 from notechunk.perfile import markdown_limit, read_input
-from notechunk.qa.artifacts import stream_source_view, write_stream
+from notechunk.qa.artifacts import source_view, write_stream
 from notechunk.qa.metrics import Metrics
+from notechunk.qa.source_pages import Reuse, previous_texts
 from notechunk.qa.sources import file_reader
 
 QA_STEPS = ("scores", "outputs", "sources", "publish")
@@ -126,7 +127,8 @@ def run(
             ) as got:
                 if check is not None:
                     _checked(check, got.errors, out)
-                metrics = _write(got, staging, cfg, progress, found.skipped)
+                reuse = _previous_texts(out, previous)
+                metrics = _write(got, staging, cfg, progress, found.skipped, reuse)
                 key = run_key(cfg, cfg_key, got.keys, got.errors, user, found.skipped)
             if work.exists():
                 shutil.rmtree(work)
@@ -210,10 +212,13 @@ def _write(
     cfg: Config,
     progress: Progress | None,
     skipped: Sequence[str] = (),
+    reuse: Reuse | None = None,
 ) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
-    (metrics counted on the way), then the source view (the chunks read again, one file's
-    page at a time). `skipped`: the files discovery passed over, named in the summary."""
+    (metrics counted on the way), the source view fed by the same pass (one file's view
+    at a time, its last writes finished after it). `skipped`: the files discovery passed
+    over, named in the summary; `reuse`: the previous run's source texts, linked where
+    unchanged."""
 
     def step(done: int) -> None:
         if progress:
@@ -222,35 +227,49 @@ def _write(
     step(0)
     scores = got.scores()
     step(1)
-    metrics = write_stream(
-        staging,
-        scored(got.chunks(), scores),
-        surviving=got.surviving,
-        discarded=got.discarded,
-        reports=got.reports,
-        errors=got.errors,
-        cfg=cfg,
-        accounts=got.accounts,
-        glossary=got.glossary,
-        skipped=skipped,
-    )
     # `where` keeps the source of each chunk a duplicate points to (it comes first)
     needed = set(got.original[got.original >= 0].tolist())
     where: dict[str, str] = {}
+    extras = Corpus(
+        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
+    )
+    view = source_view(staging, extras, cfg, file_reader(dict(got.paths)), where, reuse)
 
     def recorded() -> Iterator[Chunk]:
         for i, c in enumerate(scored(got.chunks(), scores)):
             if i in needed:
                 where[c.id] = c.source
+            view.add(c)
             yield c
 
-    step(2)
-    extras = Corpus(
-        discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
-    )
-    stream_source_view(staging, recorded(), extras, cfg, file_reader(dict(got.paths)), where)
+    try:
+        metrics = write_stream(
+            staging,
+            recorded(),
+            surviving=got.surviving,
+            discarded=got.discarded,
+            reports=got.reports,
+            errors=got.errors,
+            cfg=cfg,
+            accounts=got.accounts,
+            glossary=got.glossary,
+            skipped=skipped,
+        )
+        step(2)
+        view.close()
+    except BaseException:
+        view.abandon()
+        raise
     step(3)
     return metrics
+
+
+def _previous_texts(out: Path, previous: publish.Manifest) -> Reuse:
+    """The source texts OUT's current run published (none when OUT has no run)."""
+    try:
+        return previous_texts(publish.current_dir(out), previous.files)
+    except UsageError:
+        return {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -67,7 +67,7 @@ from notechunk.qa.contents import (
 from notechunk.qa.enrichment import dangling_row, enrichment_json
 from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
-from notechunk.qa.source_pages import write_source_pages
+from notechunk.qa.source_pages import Reuse, SourceView
 from notechunk.qa.sources import ReadSource
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
@@ -105,18 +105,19 @@ class SemanticTally:
         }
 
 
-def stream_source_view(
+def source_view(
     folder: Path,
-    chunks: Iterable[Chunk],
     extras: Corpus,
     cfg: Config,
     read_source: ReadSource | None,
     where: Mapping[str, str],
-) -> None:
-    """OUT/sources/: one page per source file and an index, from chunks streamed in output
-    order (one file at a time)."""
-    write_source_pages(
-        folder, chunks, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where
+    reuse: Reuse | None = None,
+) -> SourceView:
+    """OUT/sources/ (one page per source file, each text once, the viewer and an index),
+    fed the chunks in output order by the pass that writes the rest (`SourceView.add`,
+    then `close`); `reuse`: the previous run's texts (`qa.source_pages.previous_texts`)."""
+    return SourceView(
+        folder, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where, reuse
     )
 
 

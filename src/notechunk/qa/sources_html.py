@@ -1,36 +1,53 @@
-"""HTML of the source view (pure: a FileView in, a page out; every value escaped).
+"""The source view's pages (pure: a FileView in, its page's data and shell out).
 
-Pages are self-contained (inline CSS and JS, no remote asset) and static: the text is in
-the HTML, so a page reads without JavaScript; the script only filters (a label select
-and a text box, or `#show=flagged` in the URL) and, for a link to a chunk, scrolls to it
-and outlines it. When done it marks `<body data-ready="N" data-ready-ms="T">` (N items,
-T ms since navigation started), which is how the browser test reads it.
+A page is a small static shell (the file's name, links, the filter controls; every value
+escaped) that loads the shared `viewer.css` and `viewer.js` (`qa.sources_assets`), its
+file's text once (`text/<key>.js`, shared by every page of the same text and kept from
+the previous run when unchanged) and its own view inline: what `page_data` says, as
+JSON deflated and in base64 (`pack`). The view holds the facts only (each card's lines
+as a range into the text, ids, labels, flags, reasons, the gaps with the reasons their
+lines are in no chunk, a sheet's rows and discarded rows); the script renders them.
 """
 
 from __future__ import annotations
 
+import base64
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
+from typing import Any
 
 from notechunk.chunk import QUALITY_LABELS, Chunk, DiscardedRow
+from notechunk.io.jsonio import dumps
 from notechunk.qa.sources import Card, FileView, Gap, chunk_href, layout, page_name
-from notechunk.qa.sources_assets import PAGE_CSS, PAGE_JS
-from notechunk.qa.widgets import BASE_CSS, QUALITY_COLORS, Link, filter_table, script
-from notechunk.textio import source_lines
+from notechunk.qa.sources_assets import VIEWER_CSS, VIEWER_JS
+from notechunk.qa.widgets import BASE_CSS, Link, filter_table, script
+
+LEVEL = 1
+"""zlib's level for the text and the views: on rfcs-md 6 is 13% smaller but the whole
+source view takes 1.35x as long."""
+
+TEXT_DIR = "text"
+
+
+def pack(data: bytes) -> str:
+    """Raw deflate in base64: what `DecompressionStream('deflate-raw')` reads back."""
+    co = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return base64.b64encode(co.compress(data) + co.flush()).decode("ascii")
+
+
+def text_bytes(lines: Sequence[str]) -> bytes:
+    """The text a page shows: its lines joined by `\\n` (the script splits them again)."""
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def text_script(text: bytes) -> bytes:
+    """OUT/sources/text/<key>.js: a file's lines, once, for every page that shows them."""
+    return b'window.NC_TEXT="' + pack(text).encode("ascii") + b'";\n'
 
 
 def _e(value: object) -> str:
     return escape(str(value), quote=True)
-
-
-def _badge(quality: str) -> str:
-    color = QUALITY_COLORS.get(quality, "#4a78b5")
-    return f'<span class="badge" style="background:{color}">{_e(quality)}</span>'
-
-
-def _attrs(c: Chunk, flagged: frozenset[str]) -> str:
-    f = "1" if c.id in flagged else "0"
-    return f'id="c-{_e(c.id)}" data-q="{_e(c.quality)}" data-f="{f}" data-o="{int(c.omit)}"'
 
 
 def _trimmed(c: Chunk) -> list[str]:
@@ -41,13 +58,10 @@ def _trimmed(c: Chunk) -> list[str]:
     return [raw] if isinstance(raw, str) else [str(x) for x in raw]
 
 
-def _header(
+def _card(
     c: Chunk, view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]
-) -> str:
-    parts = [_badge(c.quality)]
-    if c.omit:
-        parts.append('<span class="badge omit">omitted</span>')
-    parts.append(f'<a class="cid" href="#c-{_e(c.id)}">{_e(c.id)}</a> ')
+) -> dict[str, Any]:
+    """What a chunk's card or row says: id, label, omitted, flagged and why, its place."""
     meta = [f"{c.word_count} words"]
     if c.lines is not None:
         meta.insert(0, f"lines {c.lines[0]}–{c.lines[1]}")
@@ -57,105 +71,83 @@ def _header(
         meta.append(c.semantic_type)
     if c.retrieval_score is not None:
         meta.append(f"retrieval {c.retrieval_score:.2f}")
-    parts.append(f'<span class="meta">{_e(" · ".join(meta))}</span>')
+    flagged = c.id in view.flagged
+    out: dict[str, Any] = {
+        "id": c.id,
+        "q": c.quality,
+        "f": int(flagged),
+        "o": int(c.omit),
+        "m": " · ".join(meta),
+    }
     if c.section_path or c.outline_path:
-        path = " › ".join((*c.section_path, *c.outline_path))
-        parts.append(f'<div class="meta">{_e(path)}</div>')
+        out["p"] = " › ".join((*c.section_path, *c.outline_path))
     if c.flags:
-        parts.append("<div>" + "".join(f'<code class="flag">{_e(f)}</code>' for f in c.flags))
-        parts.append("</div>")
-    if c.id in view.flagged:
-        why = _e(reason(c))
+        out["fl"] = list(c.flags)
+    if flagged:
+        out["why"] = reason(c)
         if c.duplicate_of is not None and c.duplicate_of in where:
-            href = chunk_href(where[c.duplicate_of], c.duplicate_of)
-            why += f' (<a href="{_e(href)}">see the original</a>)'
-        parts.append(f'<div class="why">{why}</div>')
-    phrase = next(
-        (f.split(":", 1)[1] for f in c.flags if f.startswith("context_dead_trimmed:")), ""
-    )
-    for sentence in _trimmed(c):
-        said = f" ({_e(phrase)})" if phrase else ""
-        parts.append(
-            f'<div class="trim">trimmed, context-dead{said}: <del>{_e(sentence)}</del></div>'
+            out["orig"] = chunk_href(where[c.duplicate_of], c.duplicate_of)
+    trimmed = _trimmed(c)
+    if trimmed:
+        phrase = next(
+            (f.split(":", 1)[1] for f in c.flags if f.startswith("context_dead_trimmed:")), ""
         )
-    return "".join(parts)
+        out["tr"] = [[phrase, s] for s in trimmed]
+    return out
 
 
-def _lines(lines: Sequence[str], first: int, last: int, shared_until: int = 0) -> str:
-    out = []
-    for n in range(first, last + 1):
-        cls = "l sh" if n <= shared_until else "l"
-        out.append(f'<div class="{cls}" data-n="{n}">{_e(lines[n - 1])}</div>')
-    return "".join(out)
-
-
-def _markdown_body(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]) -> str:
-    lines = source_lines(view.text) if view.text is not None else []
-    out = []
-    if view.text is None and view.chunks:
-        out.append(
-            '<p class="note">The source file could not be read again when this page '
-            "was written: each card shows the chunk's text instead of the file's lines.</p>"
-        )
-    for item in (
-        layout(view.chunks, len(lines)) if lines else [Card(c, 0, -1, -1) for c in view.chunks]
-    ):
-        if isinstance(item, Gap):
-            body = _lines(lines, item.first, item.last)
-            content = any(lines[n - 1].strip() for n in range(item.first, item.last + 1))
-            cap = (
-                '<div class="cap" title="headings are kept as each chunk\'s heading path; '
-                'front matter, blank lines and markup carry no text">'
-                f"in no chunk{_gap_reasons(view, item.first, item.last)}</div>"
-                if content
-                else ""
-            )
-            out.append(f'<div class="gap">{cap}{body}</div>')
-            continue
-        c = item.chunk
-        omit = " omit" if c.omit else ""
-        color = QUALITY_COLORS.get(c.quality, "#4a78b5")
-        shown = (
-            _lines(lines, item.first, item.last, item.shared_until)
-            if item.last >= item.first
-            else f'<div class="l" data-n="">{_e(c.text)}</div>'
-        )
-        out.append(
-            f'<section class="chunk{omit}" style="border-left-color:{color}" '
-            f"{_attrs(c, view.flagged)}>"
-            f"<header>{_header(c, view, reason, where)}</header>"
-            f'<div class="lines">{shown}</div>'
-            f"<details><summary>text as shipped ({c.word_count} words)</summary>"
-            f"<pre>{_e(c.text)}</pre></details></section>"
-        )
-    return "".join(out)
-
-
-def _gap_reasons(view: FileView, first: int, last: int) -> str:
-    """Why lines `first`..`last` are in no chunk, from the file's account (qa/skipped_lines
-    .json): the reasons of its skipped spans there, and any line unaccounted for."""
+def _gap_cap(view: FileView, lines: Sequence[str], gap: Gap) -> dict[str, Any]:
+    """A stretch in no chunk: its reasons from the file's account (qa/skipped_lines.json)
+    and any line unaccounted for; no caption when the stretch is blank."""
+    out: dict[str, Any] = {"g": [gap.first, gap.last]}
+    if not any(lines[n - 1].strip() for n in range(gap.first, gap.last + 1)):
+        return out
     a = view.account
     if a is None:
-        return ""
-    reasons = dict.fromkeys(s.reason for s in a.skipped if s.first <= last and s.last >= first)
-    lost = sum(1 for n in a.unaccounted if first <= n <= last)
-    said = f": {_e(', '.join(reasons))}" if reasons else ""
-    if lost:
-        said += f' <span class="bad">{lost} line{"s" if lost != 1 else ""} unaccounted</span>'
-    return said
-
-
-def _discarded_row(d: DiscardedRow) -> str:
-    cells = "; ".join(f"{h}: {v}" for h, v in d.cells)
-    why = f"discarded, {d.rule}: {d.explanation} (measured {d.measured}, threshold {d.threshold})"
-    return (
-        f'<tr class="disc" data-q="discarded" data-f="1" data-o="1"><td class="num">{d.row}</td>'
-        f'<td><span class="badge disc">discarded</span></td><td>{_e(why)}</td>'
-        f'<td class="text">{_e(cells)}</td></tr>'
+        out["cap"] = ""
+        return out
+    reasons = dict.fromkeys(
+        s.reason for s in a.skipped if s.first <= gap.last and s.last >= gap.first
     )
+    out["cap"] = ", ".join(reasons)
+    lost = sum(1 for n in a.unaccounted if gap.first <= n <= gap.last)
+    if lost:
+        out["lost"] = lost
+    return out
 
 
-def _sheet_body(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]) -> str:
+def _markdown_items(
+    view: FileView,
+    lines: Sequence[str] | None,
+    reason: Callable[[Chunk], str],
+    where: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """Cards (a line range into the text, the chunk's text when it has none) and gaps."""
+    placed = layout(view.chunks, len(lines)) if lines else [Card(c, 0, -1, -1) for c in view.chunks]
+    items: list[dict[str, Any]] = []
+    for item in placed:
+        if isinstance(item, Gap):
+            assert lines is not None
+            items.append(_gap_cap(view, lines, item))
+            continue
+        card = _card(item.chunk, view, reason, where)
+        if item.last >= item.first:
+            card.update(a=item.first, b=item.last, sh=item.shared_until)
+        else:
+            card["x"] = item.chunk.text
+        items.append(card)
+    return items
+
+
+def _discarded(d: DiscardedRow) -> dict[str, Any]:
+    why = f"discarded, {d.rule}: {d.explanation} (measured {d.measured}, threshold {d.threshold})"
+    return {"d": d.row, "why": why, "x": "; ".join(f"{h}: {v}" for h, v in d.cells)}
+
+
+def _sheets(
+    view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Each sheet: its status lines and its rows in row order, chunks and discarded rows."""
     names = list(
         dict.fromkeys(
             [r.sheet for r in view.reports]
@@ -165,40 +157,25 @@ def _sheet_body(view: FileView, reason: Callable[[Chunk], str], where: Mapping[s
     )
     out = []
     for name in names:
-        out.append(f"<h2>Sheet {_e(name)}</h2>")
-        for r in (r for r in view.reports if r.sheet == name):
-            line = (
-                f"{r.status}: header row {r.header_row}, {r.data_rows} data rows = "
-                f"{r.chunks} chunks + {r.discarded} discarded ({r.blank_rows} blank)"
-            )
-            out.append(f'<p class="note">{_e(line)}{_e(". " + r.note) if r.note else ""}</p>')
-        rows: list[tuple[int, int, str]] = []
+        notes = [
+            f"{r.status}: header row {r.header_row}, {r.data_rows} data rows = "
+            f"{r.chunks} chunks + {r.discarded} discarded ({r.blank_rows} blank)"
+            + (f". {r.note}" if r.note else "")
+            for r in view.reports
+            if r.sheet == name
+        ]
+        rows: list[tuple[int, int, dict[str, Any]]] = []
         for k, c in enumerate(x for x in view.chunks if (x.sheet or "") == name):
-            color = QUALITY_COLORS.get(c.quality, "#4a78b5")
-            cells = (
-                f'<td class="num">{c.row}</td><td>{_header(c, view, reason, where)}</td>'
-                f'<td>{_e(c.group or "")}</td><td class="text">{_e(c.text)}</td>'
-            )
-            omit = " omit" if c.omit else ""
-            rows.append(
-                (
-                    c.row or 0,
-                    k,
-                    f'<tr class="chunk{omit}" style="border-left:6px solid {color}" '
-                    f"{_attrs(c, view.flagged)}>{cells}</tr>",
-                )
-            )
-        rows += [(d.row, -1, _discarded_row(d)) for d in view.discarded if d.sheet == name]
-        body = "".join(html for _, _, html in sorted(rows, key=lambda r: (r[0], r[1])))
-        out.append(
-            "<table><thead><tr><th>row</th><th>chunk</th><th>group / why</th>"
-            f"<th>text</th></tr></thead><tbody>{body}</tbody></table>"
-        )
-    return "".join(out)
+            row = _card(c, view, reason, where) | {"row": c.row, "grp": c.group or "", "x": c.text}
+            rows.append((c.row or 0, k, row))
+        rows += [(d.row, -1, _discarded(d)) for d in view.discarded if d.sheet == name]
+        rows.sort(key=lambda r: (r[0], r[1]))
+        out.append({"name": name, "notes": notes, "rows": [r for _, _, r in rows]})
+    return out
 
 
-def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str]) -> str:
-    """One source file's page."""
+def summary_line(view: FileView) -> str:
+    """The page's one line of counts (and, for a huge file, where the rest are)."""
     total, kept, flagged = view.counts
     summary = (
         f"{view.source_type} · {total} chunks: {kept} kept, "
@@ -217,32 +194,54 @@ def page(view: FileView, reason: Callable[[Chunk], str], where: Mapping[str, str
             f"{len(view.discarded)} discarded rows; all of them are in "
             "stages/*_chunks.jsonl and qa/discarded_rows.json"
         )
+    return summary
+
+
+def page_data(
+    view: FileView,
+    lines: Sequence[str] | None,
+    reason: Callable[[Chunk], str],
+    where: Mapping[str, str],
+) -> dict[str, Any]:
+    """Everything one source page shows but its text (`lines`, None when unreadable)."""
     labels = [q for q in QUALITY_LABELS if any(c.quality == q for c in view.chunks)]
-    options = [
-        '<option value="">all chunks</option>',
-        '<option value="flagged">flagged</option>',
-        '<option value="omitted">omitted</option>',
-    ]
-    options += [f'<option value="{_e(q)}">{_e(q)}</option>' for q in labels]
+    opts = [["", "all chunks"], ["flagged", "flagged"], ["omitted", "omitted"]]
+    opts += [[q, q] for q in labels]
     if view.discarded:
-        options.append('<option value="discarded">discarded rows</option>')
-    errors = "".join(f'<p class="bad">{_e(e.stage)} error: {_e(e.reason)}</p>' for e in view.errors)
-    body = (
-        _sheet_body(view, reason, where)
-        if view.source_type == "spreadsheet"
-        else _markdown_body(view, reason, where)
-    )
-    title = f"<p>{_e(view.title)}</p>" if view.title else ""
+        opts.append(["discarded", "discarded rows"])
+    data: dict[str, Any] = {
+        "kind": view.source_type,
+        "t": view.title,
+        "s": summary_line(view),
+        "err": [f"{e.stage} error: {e.reason}" for e in view.errors],
+        "opts": opts,
+    }
+    if view.source_type == "spreadsheet":
+        data["sheets"] = _sheets(view, reason, where)
+    else:
+        data["items"] = _markdown_items(view, lines, reason, where)
+        data["unread"] = lines is None and bool(view.chunks)
+    return data
+
+
+def page(view: FileView, data: Mapping[str, Any], text_ref: str | None) -> str:
+    """One source file's page: the shell, its view inline, its text by reference."""
+    text = f'<script src="{_e(text_ref)}"></script>' if text_ref else ""
+    packed = pack(dumps(data).encode("utf-8", "surrogateescape"))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{_e(view.source)} · notechunk sources</title>"
-        f"<style>{BASE_CSS}{PAGE_CSS}</style></head><body>"
+        f'<link rel="stylesheet" href="{VIEWER_CSS}"></head><body>'
         '<nav><a href="index.html">all sources</a><a href="../report.html">QA report</a></nav>'
-        f'<h1>{_e(view.source)}</h1>{title}<p class="note">{_e(summary)}</p>{errors}'
-        f'<div class="filters"><select id="show">{"".join(options)}</select>'
+        f'<h1>{_e(view.source)}</h1><div id="title"></div>'
+        '<noscript><p class="bad">This page is drawn by its script: allow JavaScript, or '
+        "read the chunks in stages/*_chunks.jsonl.</p></noscript>"
+        '<div class="filters"><select id="show"></select>'
         '<input id="q" type="search" placeholder="filter text"><span class="count" id="count">'
-        f"</span></div><main>{body}</main><script>{PAGE_JS}</script></body></html>\n"
+        f'</span></div><main></main><script id="nc-data" type="application/octet-stream">'
+        f"{packed}</script>{text}"
+        f'<script src="{VIEWER_JS}"></script></body></html>\n'
     )
 
 
