@@ -35,6 +35,8 @@ FILES = (
     "sources/index.html",
     "sources/history-bhakti-movement.md-37ccf8eb.html",
     "sources/sheets-constitution_articles.csv-3242ad1c.html",
+    "sources/viewer.js",
+    "sources/viewer.css",
 )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,8 +69,36 @@ class TrimmedChunk(Chunk):
     trimmed: tuple[str, ...] = ()
 
 
-def render(view: FileView) -> str:
-    return sources_html.page(view, lambda c: f"reason for {c.id}", {"a": "n.md", "b": "n.md"})
+def render(view: FileView, text: str | None = None) -> str:
+    """The view's facts as one JSON string (what the page's script draws)."""
+    lines = source_lines(text) if text is not None else None
+    where = {"a": "n.md", "b": "n.md"}
+    return json.dumps(
+        sources_html.page_data(view, lines, lambda c: f"reason for {c.id}", where),
+        ensure_ascii=False,
+    )
+
+
+def inflate(b64: str) -> str:
+    return zlib.decompress(base64.b64decode(b64), -15).decode("utf-8")
+
+
+def page_data(page: Path) -> dict[str, object]:
+    """A page's inline view, inflated."""
+    html = page.read_text(encoding="utf-8")
+    raw = re.search(r'<script id="nc-data" type="application/octet-stream">([^<]*)</script>', html)
+    assert raw, page
+    data: dict[str, object] = json.loads(inflate(raw.group(1)))
+    return data
+
+
+def page_text(page: Path) -> list[str] | None:
+    """The lines a page shows (its text file, inflated), None when it has none."""
+    ref = re.search(r'<script src="(text/[0-9a-f]{32}\.js)">', page.read_text(encoding="utf-8"))
+    if ref is None:
+        return None
+    js = (page.parent / ref.group(1)).read_text(encoding="ascii")
+    return inflate(js.split('"')[1]).split("\n")
 
 
 def test_markdown_page_marks_chunks_gaps_and_omissions() -> None:
@@ -82,18 +112,19 @@ def test_markdown_page_marks_chunks_gaps_and_omissions() -> None:
         trimmed=("See above for more.",),
     )  # fmt: skip
     view = FileView(
-        source="n.md", source_type="markdown", chunks=(a, b, dup, dead), text=text,
+        source="n.md", source_type="markdown", chunks=(a, b, dup, dead),
         flagged=frozenset({"a", "d", "t"}),
     )  # fmt: skip
-    html = render(view)
-    assert html.count('<section class="chunk') == 4
-    assert 'id="c-a" data-q="short" data-f="1" data-o="0"' in html
-    assert 'id="c-d" data-q="ok" data-f="1" data-o="1"' in html
-    assert "reason for d" in html and 'href="n.md-' in html and "#c-b" in html
-    assert "trimmed, context-dead (see above): <del>See above for more.</del>" in html
-    assert '<div class="l" data-n="1"># Title</div>' in html  # the heading, in no chunk
-    assert '<div class="l sh" data-n="6">Copy.</div>' in html  # the duplicate shares line 6
-    assert 'class="badge omit">omitted' in html
+    items = json.loads(render(view, text))["items"]
+    cards = {i["id"]: i for i in items if "id" in i}
+    assert len(cards) == 4
+    assert (cards["a"]["q"], cards["a"]["f"], cards["a"]["o"]) == ("short", 1, 0)
+    assert (cards["d"]["q"], cards["d"]["f"], cards["d"]["o"]) == ("ok", 1, 1)
+    assert cards["d"]["why"] == "reason for d" and cards["d"]["orig"].startswith("n.md-")
+    assert cards["d"]["orig"].endswith("#c-b")
+    assert cards["t"]["tr"] == [["see above", "See above for more."]]
+    assert items[0] == {"g": [1, 2], "cap": ""}  # the heading, in no chunk
+    assert (cards["d"]["a"], cards["d"]["b"], cards["d"]["sh"]) == (6, 6, 6)  # shares line 6
 
 
 def test_a_markdown_page_says_why_lines_are_in_no_chunk_and_whether_it_conserves() -> None:
@@ -107,25 +138,24 @@ def test_a_markdown_page_says_why_lines_are_in_no_chunk_and_whether_it_conserves
     account = LineAccount(
         source="n.md", lines=3, in_chunks=1, skipped_lines=1, skipped=(heading,), unaccounted=(5,)
     )
-    view = FileView(source="n.md", source_type="markdown", chunks=(a,), text=text, account=account)
-    html = render(view)
-    assert "in no chunk: heading</div>" in html
-    assert 'in no chunk <span class="bad">1 line unaccounted</span>' in html
-    assert "Conserved: NO, 1 lines unaccounted for" in html
+    view = FileView(source="n.md", source_type="markdown", chunks=(a,), account=account)
+    data = json.loads(render(view, text))
+    assert data["items"][0] == {"g": [1, 2], "cap": "heading"}
+    assert data["items"][-1] == {"g": [4, 5], "cap": "", "lost": 1}
+    assert "Conserved: NO, 1 lines unaccounted for" in data["s"]
     whole = FileView(
         source="n.md",
         source_type="markdown",
         chunks=(a,),
-        text=text,
         account=LineAccount(source="n.md", lines=3, in_chunks=3, skipped_lines=0),
     )
-    assert "Conserved: yes" in render(whole)
+    assert "Conserved: yes" in json.loads(render(whole, text))["s"]
 
 
 def test_unreadable_source_shows_chunk_text() -> None:
     view = FileView(source="n.md", source_type="markdown", chunks=(md_chunk("Hi", (1, 1), "a"),))
-    html = render(view)
-    assert "could not be read again" in html and ">Hi</div>" in html
+    data = json.loads(render(view))
+    assert data["unread"] is True and data["items"][0]["x"] == "Hi"
 
 
 def test_sheet_page_shows_rows_in_order_with_discards() -> None:
@@ -134,10 +164,12 @@ def test_sheet_page_shows_rows_in_order_with_discards() -> None:
     gone = DiscardedRow(source="p.csv", sheet="p", row=2, rule="structural",
                         cells=(("Pass", "Total"),), measured=1.0, threshold="label")  # fmt: skip
     view = FileView(source="p.csv", source_type="spreadsheet", chunks=(kept,), discarded=(gone,))
-    html = render(view)
-    assert html.index('<td class="num">2</td>') < html.index('<td class="num">3</td>')
-    assert "discarded, structural" in html and "Pass: Total" in html
-    assert '<option value="discarded">' in html
+    data = json.loads(render(view))
+    (sheet,) = data["sheets"]
+    assert [r.get("d", r.get("row")) for r in sheet["rows"]] == [2, 3]
+    assert sheet["rows"][0]["why"].startswith("discarded, structural")
+    assert sheet["rows"][0]["x"] == "Pass: Total"
+    assert ["discarded", "discarded rows"] in data["opts"]
 
 
 def test_everything_is_escaped(tmp_path: Path) -> None:
@@ -148,12 +180,14 @@ def test_everything_is_escaped(tmp_path: Path) -> None:
     (src / "rows.csv").write_text(f"Name,Note\n{EVIL},{EVIL} and more words\n", encoding="utf-8")
     out = tmp_path / "out"
     assert main(["run", str(src), "--out", str(out)]) == 0
-    pages = list((out / "sources").glob("*.html"))
-    assert len(pages) == 3
-    for path in [*pages, out / "report.html"]:
+    pages = [p for p in (out / "sources").glob("*.html") if p.name != "index.html"]
+    assert len(pages) == 2
+    for path in [*pages, out / "sources" / "index.html", out / "report.html"]:
         html = path.read_text(encoding="utf-8")
         assert "<script>alert" not in html and "<img" not in html and "<b>.md" not in html, path
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in "".join(p.read_text() for p in pages)
+    assert "&lt;b&gt;.md" in "".join(p.read_text() for p in pages)  # the name, escaped
+    # the notes' text is data the script escapes (test_qa_sources_browser draws it)
+    assert any(EVIL in "\n".join(page_text(p) or []) for p in pages)
 
 
 @pytest.fixture(scope="module")
@@ -170,13 +204,40 @@ def stage_chunks(out: Path) -> list[dict[str, object]]:
     return rows
 
 
+def ids_of(data: dict[str, object]) -> list[str]:
+    items = data.get("items") or [r for s in data.get("sheets", []) for r in s["rows"]]  # type: ignore[attr-defined]
+    return [i["id"] for i in items if "id" in i]  # type: ignore[union-attr]
+
+
 def test_every_chunk_and_discarded_row_is_on_a_page(demo: Path) -> None:
-    pages = {p.name: p.read_text(encoding="utf-8") for p in (demo / "sources").glob("*.html")}
+    pages = {
+        p.name: page_data(p) for p in (demo / "sources").glob("*.html") if p.name != "index.html"
+    }
     for c in stage_chunks(demo):
-        assert pages[page_name(str(c["source"]))].count(f'id="c-{c["id"]}"') == 1
+        assert ids_of(pages[page_name(str(c["source"]))]).count(str(c["id"])) == 1
     discarded = json.loads((demo / "qa" / "discarded_rows.json").read_text())
-    shown = sum(p.count('class="disc"') for p in pages.values())
+    shown = sum(
+        1
+        for d in pages.values()
+        for s in d.get("sheets", [])
+        for r in s["rows"]
+        if "d" in r  # type: ignore[attr-defined]
+    )
     assert discarded and shown == len(discarded)
+    for name, data in pages.items():  # every Markdown line is on its page, once
+        if data["kind"] == "markdown" and data["items"]:
+            lines = page_text(demo / "sources" / name)
+            assert lines is not None
+            covered = [
+                n for i in data["items"] if "g" in i for n in range(i["g"][0], i["g"][1] + 1)
+            ]  # type: ignore[index]
+            covered += [
+                n
+                for i in data["items"]
+                if "a" in i
+                for n in range(max(i["a"], i["sh"] + 1), i["b"] + 1)
+            ]  # type: ignore[index,operator]
+            assert sorted(covered) == list(range(1, len(lines) + 1)), name
 
 
 def test_report_links_land_on_the_chunk(demo: Path) -> None:
@@ -185,7 +246,7 @@ def test_report_links_land_on_the_chunk(demo: Path) -> None:
     flagged = json.loads((demo / "qa" / "flagged.json").read_text())
     assert {cid for _, cid in links} >= {f["id"] for f in flagged}
     for page, cid in links:
-        assert f'id="c-{cid}"' in (demo / "sources" / page).read_text(encoding="utf-8")
+        assert cid in ids_of(page_data(demo / "sources" / page))
     assert 'href="sources/index.html"' in html
     pages = set(re.findall(r'href="sources/([^"#]+)"', html))
     assert len(pages) == 22 and all((demo / "sources" / p).is_file() for p in pages)
@@ -215,8 +276,8 @@ def test_a_file_with_only_an_error_gets_its_page(tmp_path: Path) -> None:
 
     corpus = Corpus(errors=(FileError(source="bad.xlsx", stage="read", reason="not a zip"),))
     write_source_pages(tmp_path, [], corpus, lambda c: "", lambda c: False, None, {})
-    page = (tmp_path / "sources" / page_name("bad.xlsx")).read_text(encoding="utf-8")
-    assert "not a zip" in page
+    page = page_data(tmp_path / "sources" / page_name("bad.xlsx"))
+    assert page["err"] == ["read error: not a zip"]
 
 
 def test_a_huge_file_shows_its_first_items_and_says_where_the_rest_are(
@@ -246,10 +307,10 @@ def test_a_huge_file_shows_its_first_items_and_says_where_the_rest_are(
     source_pages.write_source_pages(
         tmp_path, iter(rows), extras, lambda c: "r", lambda c: c.omit, None, {}
     )
-    page = (tmp_path / "sources" / page_name("big.csv")).read_text()
-    assert page.count('id="c-r') == 3  # the first three chunks only
-    assert "10 chunks: 9 kept, 1 omitted, 1 flagged · 5 discarded rows" in page
-    assert "shows the first 3 chunks and 3 discarded rows" in page
+    page = page_data(tmp_path / "sources" / page_name("big.csv"))
+    assert len(ids_of(page)) == 3  # the first three chunks only
+    assert "10 chunks: 9 kept, 1 omitted, 1 flagged · 5 discarded rows" in str(page["s"])
+    assert "shows the first 3 chunks and 3 discarded rows" in str(page["s"])
     index = (tmp_path / "sources" / "index.html").read_text()
     cells = re.findall(r'<td class="num">(\d+)</td>', index)
     assert cells == ["10", "9", "1", "1", "5", "0"]  # the whole file's counts

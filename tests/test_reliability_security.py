@@ -144,13 +144,15 @@ def test_output_paths_never_come_from_input_names(
     rc, errors = _run(src, out, capfd)
     assert rc == 0, errors
     shipped = set(published(out))
-    allowed = OUTPUT_NAMES | {f"qa/{n}" for n in QA_NAMES} | {"sources/index.html"}
+    allowed = OUTPUT_NAMES | {f"qa/{n}" for n in QA_NAMES}
+    allowed |= {"sources/index.html", "sources/viewer.js", "sources/viewer.css"}
     # the source view has one page per input, named by a sanitised slug and a hash, and
     # always inside sources/ (no separator, no leading dot, nothing else)
     safe = r"sources/[A-Za-z0-9_-][\w.-]*-[0-9a-f]{8}\.html"
     pages = {p for p in shipped if re.fullmatch(safe, p)}
+    texts = {p for p in shipped if re.fullmatch(r"sources/text/[0-9a-f]{32}\.js", p)}  # by hash
     assert len(pages) == len(names) - 2  # "..md" and "...md" are hidden files: not read
-    assert shipped - pages <= allowed, shipped - pages - allowed
+    assert shipped - pages - texts <= allowed, shipped - pages - texts - allowed
     cache = [
         p.relative_to(out / ".cache").as_posix() for p in (out / ".cache").rglob("*.msgpack.gz")
     ]

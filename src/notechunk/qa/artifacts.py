@@ -121,6 +121,21 @@ def source_view(
     )
 
 
+def stream_source_view(
+    folder: Path,
+    chunks: Iterable[Chunk],
+    extras: Corpus,
+    cfg: Config,
+    read_source: ReadSource | None,
+    where: Mapping[str, str],
+) -> None:
+    """OUT/sources/ from chunks already held (`source_view` fed all at once)."""
+    view = source_view(folder, extras, cfg, read_source, where)
+    for c in chunks:
+        view.add(c)
+    view.close()
+
+
 def write_stream(
     folder: Path,
     chunks: Iterable[Chunk],

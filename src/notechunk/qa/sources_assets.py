@@ -7,9 +7,10 @@ fetch() of file:// pages. The script inflates both with `DecompressionStream`, r
 the cards, gaps and rows (every value escaped), then filters them by label (`data-q`),
 flagged (`data-f`) and omitted (`data-o`) with a select and a text box; `#show=VALUE`
 in the URL preselects; a link to `#c-<id>` reveals (clears a filter that hides it),
-scrolls to and records the chunk (`data-target`, `data-target-top`); `data-ready` (items
-rendered) and `data-ready-ms` mark it done, which is how the browser tests read it. Cards
-use `content-visibility: auto`, so a page of thousands of lines lays out only what is on
+outlines (`.tgt`: drawn after the navigation, `:target` would not match), scrolls to
+and records the chunk (`data-target`, `data-target-top`); `data-ready` (items rendered)
+and `data-ready-ms` mark it done, which is how the browser tests read it. Cards use
+`content-visibility: auto`, so a page of thousands of lines lays out only what is on
 screen.
 """
 
@@ -24,7 +25,8 @@ nav{font-size:12px;margin-bottom:6px}nav a{margin-right:10px}
 .badge{display:inline-block;border-radius:3px;padding:0 6px;color:#fff;font-size:11.5px;
 font-weight:600;margin-right:6px}.badge.omit{background:#5a6472}.badge.disc{background:#8a5a00}
 .chunk{background:#fff;border:1px solid #dde2e8;border-left:6px solid #3b8c5a;border-radius:4px;
-margin:10px 0;scroll-margin-top:8px}.chunk:target{outline:3px solid #1f6feb;outline-offset:2px}
+margin:10px 0;scroll-margin-top:8px}.chunk:target,.chunk.tgt{outline:3px solid #1f6feb;
+outline-offset:2px}
 .chunk.omit{background:#f6f0f0;border-style:dashed solid dashed solid}
 .chunk>header{padding:5px 8px;border-bottom:1px solid #eef1f5;font-size:12.5px}
 .meta{color:#5a6472}.cid{font-family:ui-monospace,monospace;font-size:11.5px}
@@ -39,7 +41,7 @@ text-align:right;color:#8a94a3;text-indent:0}
 .gap .cap{font:italic 11.5px system-ui,sans-serif;color:#5a6472;padding-left:8px}
 tr.chunk{display:table-row;border:none;border-left:none}tr.disc{background:#fbf6ea}
 td.text{white-space:pre-wrap}
-tr:target{outline:3px solid #1f6feb}[hidden]{display:none!important}
+tr:target,tr.tgt{outline:3px solid #1f6feb}[hidden]{display:none!important}
 main>.chunk,main>.gap{content-visibility:auto;contain-intrinsic-size:auto 160px}
 """
 
@@ -159,7 +161,8 @@ function render(d,text){
     var id=decodeURIComponent(location.hash.slice(1)), el=id&&document.getElementById(id);
     if(!el||!el.dataset.q)return;
     if(el.hidden){sel.value='';box.value='';apply();}
-    el.scrollIntoView();
+    var old=document.querySelector('.tgt'); if(old)old.classList.remove('tgt');
+    el.classList.add('tgt'); el.scrollIntoView();
     document.body.dataset.target=id;
     document.body.dataset.targetTop=String(Math.round(el.getBoundingClientRect().top));
   }
