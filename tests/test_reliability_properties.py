@@ -81,6 +81,13 @@ CONFIGS = st.builds(
     doc=("A.\n\n# a\n\n- A.\n", ["A.", "A."]),
     cfg=config_from_dict({"markdown": {"window_sentences": 1, "bullet_merge_under_words": 20}}),
 )  # a one-bullet tiny section merged into its sibling: "A.\na: A."
+@example(
+    doc=(
+        "- A.\n- A a.\n- A a a a a a a a a.\n\n# a\n\n```\na\n```\n\n- A.\n- Aa.\n\n# a a\n\nA.\n",
+        ["A.", "A a.", "A a a a a a a a a.", "a", "A.", "Aa.", "A."],
+    ),
+    cfg=config_from_dict({"markdown": {"window_sentences": 1, "bullet_merge_under_words": 20}}),
+)  # bullets merged forward across "# a a": "a: Aa.\na a: A." (markers dropped inline)
 def test_every_sentence_in_some_chunk(doc: tuple[str, list[str]], cfg: Config) -> None:
     text, expected = doc
     seg = PeriodSegmenter()
@@ -100,11 +107,13 @@ _MARKER = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 
 
 def _holds(c: Chunk, sentence: str) -> bool:
-    """The sentence is in the chunk; in a merged tiny section (markdown.tiny) a list
-    item is inlined after its heading ("Treatment: Doxycycline"), its marker dropped."""
+    """The sentence is in the chunk; where a chunk holds several sections (tiny ones
+    merged, markdown.tiny, or bullets merged forward across a heading) a list item is
+    inlined after its heading ("Treatment: Doxycycline"), its marker dropped."""
     if sentence in c.text:
         return True
-    return "merged_sections" in c.flags and _MARKER.sub("", sentence) in c.text
+    inlined = "merged_sections" in c.flags or len(c.section_paths) > 1
+    return inlined and _MARKER.sub("", sentence) in c.text
 
 
 @settings(
