@@ -13,6 +13,7 @@ from notechunk.finish import (
     embed_text,
     finish_file,
     hierarchy_title,
+    id_prefix,
     normalize_text,
     title_from_name,
 )
@@ -74,7 +75,7 @@ def test_finished_chunk_is_complete() -> None:
     assert c.title == "fundamental rights"
     assert c.embed_text == "fundamental rights > Writs\n" + c.text
     assert c.semantic_type and len(c.id) == 16
-    assert c.id == chunk_id(c.source, "markdown", (1, 1), None, None, c.text)
+    assert c.id == chunk_id(id_prefix(c.source), "markdown", (1, 1), None, None, c.text)
 
 
 def test_document_title_wins_over_file_name() -> None:

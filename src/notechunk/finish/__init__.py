@@ -23,7 +23,6 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import PurePosixPath
 
 from notechunk.chunk import Chunk, Location, MarkdownSpan, Piece, Pieces, SheetCell, SourceType
@@ -139,25 +138,25 @@ def embed_text(context: tuple[str, ...], text: str) -> str:
 
 
 def chunk_id(
-    source: str,
+    prefix: hashlib._Hash,
     source_type: SourceType,
     lines: tuple[int, int] | None,
     sheet: str | None,
     row: int | None,
     text: str,
 ) -> str:
-    """Stable id: hash of schema, NFC source path, location and text (16 hex digits)."""
+    """Stable id: hash of schema, NFC source path (`prefix`, from `id_prefix`), location
+    and text (16 hex digits)."""
     location = f"lines:{lines}" if source_type == "markdown" else f"sheet:{sheet}:row:{row}"
-    h = _id_prefix(source).copy()
+    h = prefix.copy()
     for part in (location, text):
         h.update(part.encode("utf-8", "surrogateescape"))
         h.update(b"\x00")
     return h.hexdigest()[:16]
 
 
-@lru_cache(maxsize=64)
-def _id_prefix(source: str) -> hashlib._Hash:
-    """The id hash fed its schema and source once per file (a file's chunks copy it)."""
+def id_prefix(source: str) -> hashlib._Hash:
+    """The id hash fed its schema and source: made once per file, copied by its chunks."""
     h = hashlib.sha256()
     for part in (ID_SCHEMA, unicodedata.normalize("NFC", source)):
         h.update(part.encode("utf-8", "surrogateescape"))
@@ -201,10 +200,11 @@ def finish_file(
         tokens = counter_for(cfg.tokenizer)
     if tokens is not None and embeds:
         counts = [n + tokens.overhead for n in tokens.count(embeds)]
+    prefix = id_prefix(doc.source)
     seen: dict[str, int] = {}
     out: list[Chunk] = []
     for (piece, text, trimmed), embedded, n_tokens in zip(drafts, embeds, counts, strict=True):
-        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg, trimmed)
+        chunk = _finish_piece(doc, piece, text, title, embedded, n_tokens, cfg, prefix, trimmed)
         n = seen.get(chunk.id)
         seen[chunk.id] = 0 if n is None else n + 1
         if n is not None:
@@ -257,6 +257,7 @@ def _finish_piece(
     embedded: str,
     token_count: int | None,
     cfg: Config,
+    prefix: hashlib._Hash,
     trimmed: tuple[str, ...] = (),
 ) -> Chunk:
     words, quality, omit, extra = assess(text, doc.source_type, cfg, token_count, piece.full)
@@ -285,5 +286,5 @@ def _finish_piece(
         flags=flags,
         template=piece.template,
         semantic_type=semantic_type(text, doc.source_type),
-        id=chunk_id(doc.source, doc.source_type, piece.lines, piece.sheet, piece.row, text),
+        id=chunk_id(prefix, doc.source_type, piece.lines, piece.sheet, piece.row, text),
     )
