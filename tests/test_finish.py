@@ -50,6 +50,7 @@ def test_title_from_name() -> None:
     assert title_from_name("x/-.md") == "-"  # nothing left: the stem itself
     assert title_from_name("law/torts/README.md") == "torts"
     assert title_from_name("README.md") == "README"
+    assert title_from_name("Fr-Ru/deck.csv") == "Fr Ru"  # a deck, a data file: its folder
 
 
 def test_context_said_once_and_embed_text() -> None:

@@ -92,6 +92,33 @@ def test_a_line_that_is_no_card_is_a_discarded_row(tmp_path: Path) -> None:
     assert [(d.row, d.rule) for d in res.discarded] == [(7, "too_few_fields")]
 
 
+def test_an_anki_export_named_csv_is_a_deck_and_a_cloze_card_is_whole(tmp_path: Path) -> None:
+    text = "#separator:tab\n#html:false\n{{c1::2}} × {{c2::3}} = {{c3::6}}\n1 × 1 = {{c1::1}}\n"
+    assert cards(tmp_path, "deck.csv", text) == [(3, "front: 2 × 3 = 6."), (4, "front: 1 × 1 = 1.")]
+
+
+def test_a_headerless_bilingual_list_keeps_its_first_row(tmp_path: Path) -> None:
+    words = [("adashmoq", "блуждать"), ("afsona", "легенда"), ("chiroyli", "красивый")]
+    text = "".join(f"{a} | {b}\n" for a, b in [*words, ("kitob", "книга")])
+    got = cards(tmp_path, "uz-ru.csv", text)
+    assert got[0] == (1, "Column 1: adashmoq. Column 2: блуждать.")
+    assert len(got) == 4
+    named = cards(tmp_path, "named.csv", "Uzbek | Russian\n" + text)
+    assert named[0] == (2, "Uzbek: adashmoq. Russian: блуждать.")
+
+
+def test_a_dataframe_row_index_is_left_out_and_said(tmp_path: Path) -> None:
+    path = tmp_path / "deck.csv"
+    rows = "".join(f"{i}|w{i}|слово {i}|Topic\n" for i in range(5))
+    path.write_text("|word_en|word_ru|topic\n" + rows, encoding="utf-8")
+    res = process_sheet(path, "deck.csv", CFG)
+    assert res.chunks[0].text == "word_en: w0. word_ru: слово 0. topic: Topic."
+    assert "row index" in res.reports[0].note
+    path.write_text("|word_en|word_ru|topic\n" + rows.replace("3|", "7|", 1), encoding="utf-8")
+    kept = process_sheet(path, "deck.csv", CFG)  # not 0, 1, 2, ...: a column like any other
+    assert kept.chunks[0].text.startswith("Column 1: 0. word_en: w0.")
+
+
 def test_a_tsv_table_with_a_header_is_read_as_csv(tmp_path: Path) -> None:
     path = tmp_path / "table.tsv"
     path.write_text("Pass\tState\tHeight\nZoji La\tLadakh\t3528\nRohtang\tHimachal\t3978\n")

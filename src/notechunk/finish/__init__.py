@@ -71,7 +71,10 @@ def _normalize_line(line: str, body: str) -> str:
     return body
 
 
-_GENERIC_NAMES = frozenset({"readme", "index", "_index", "home", "notes", "untitled"})
+_GENERIC_NAMES = frozenset(
+    """readme index _index home notes untitled deck cards flashcards data export sheet
+    sheet1 book1""".split()
+)
 _EXPORT_EXTENSIONS = frozenset(
     """docx doc odt rtf pdf html htm xhtml pptx ppt odp key pages epub txt md markdown
     one onepkg enex xlsx xls csv""".split()

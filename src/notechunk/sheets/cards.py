@@ -10,7 +10,9 @@ With an Anki header, fields are read as Anki writes them (quoted like CSV, so a 
 field may hold the separator or line breaks); without one a line splits at its first
 separator (a Quizlet answer may hold `;`). A field that holds HTML tags is read as HTML
 even without `#html:true`. Cloze deletions keep their answer (`{{c1::Paris::capital}}` ->
-`Paris`). A `.tsv` that is no deck is read as CSV.
+`Paris`). A `.tsv` that is no deck is read as CSV. Anki writes its export under any name:
+a `.csv` that opens with an Anki header line is a deck too (`anki_export`), and in an Anki
+export a one-field row is a whole card (a cloze), not too few fields.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from notechunk.markdown.html import html_items
 from notechunk.sheets.csvread import check_text, read_csv
 from notechunk.sheets.limits import cut_cells
 from notechunk.sheets.model import RawSheet, SheetRow
-from notechunk.textio import FALLBACK_FLAG, decode_text, read_regular
+from notechunk.textio import FALLBACK_FLAG, decode_text, open_regular, read_regular
 
 CARD_COLUMNS = ("front", "back")
 _CLOZE = re.compile(r"\{\{c\d+::((?:[^:}]|:(?!:)|\}(?!\}))*)(?:::(?:[^}]|\}(?!\}))*)?\}\}")
@@ -50,7 +52,18 @@ def read_deck(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, No
         visible=True,
         rows=_card_rows(text, sep, flags, cfg.max_cell_chars),
         columns=_columns(text, sep),
+        min_fields=1 if ANKI_HEADER.match(text.split("\n", 1)[0].rstrip("\r")) else None,
     )
+
+
+def anki_export(path: Path, rel: str) -> bool:
+    """Does the file open with an Anki header line (`#separator:tab`, `#html:false`)? Anki
+    writes its text export under any name, `.csv` included: such a file is a deck (one
+    card a line, a cloze card one field), never a table with a header row."""
+    with open_regular(path, rel) as fh:
+        head = fh.read(256)
+    first = head.decode("utf-8", "replace").removeprefix("\ufeff").split("\n", 1)[0]
+    return ANKI_HEADER.match(first.rstrip("\r")) is not None
 
 
 def _columns(text: str, sep: str) -> tuple[str, ...]:

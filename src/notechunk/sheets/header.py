@@ -19,7 +19,10 @@ vertically merged "Geographic Area") is said once. Rows above the header that ar
 stacked are the runner's to report (`above_header`).
 
 A file with no header row (a question,answer CSV) is recognised when the candidate looks
-like data: a cell longer than 60 characters, or ending with "?". Columns are then named
+like data: a cell longer than 60 characters, or ending with "?"; or, in a table whose
+columns are written in different scripts (a vocabulary list: French | Russian, Uzbek |
+Russian), when each of its cells is in its column's script as the rows below are (a
+header names such columns in one language: "French | Russian"). Columns are then named
 "Column 1", "Column 2", ... and every non-blank row is data.
 """
 
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 from notechunk.sheets.model import SheetRow
@@ -56,6 +61,31 @@ def looks_like_data(row: SheetRow) -> bool:
     return any(len(c) > 60 or c.endswith("?") for c in row.cells if c)
 
 
+def _script(cell: str) -> str:
+    """The script of a cell's first letter ("LATIN", "CYRILLIC", "CJK"), "" without one."""
+    letter = next((ch for ch in cell if ch.isalpha()), "")
+    return unicodedata.name(letter, "").partition(" ")[0] if letter else ""
+
+
+def _in_column_scripts(row: SheetRow, rows: list[SheetRow]) -> bool:
+    """Is `row` written like the data below it in a table whose columns differ in script:
+    each of its cells in its column's script (that of 80% of the column's cells below, at
+    least 3), two scripts at least among its columns?"""
+    below = [r for r in rows[rows.index(row) + 1 :] if _filled(r) >= 2][: 4 * _LOOKAHEAD]
+    if len(below) < 3:
+        return False
+    scripts: set[str] = set()
+    for col, cell in enumerate(row.cells):
+        if not cell:
+            continue
+        seen = Counter(_script(r.cells[col]) for r in below if col < len(r.cells) and r.cells[col])
+        top, hits = seen.most_common(1)[0] if seen else ("", 0)
+        if not top or hits < 3 or hits < 0.8 * seen.total() or _script(cell) != top:
+            return False
+        scripts.add(top)
+    return len(scripts) >= 2
+
+
 def _texty(cell: str) -> bool:
     return not is_numeric(cell) or bool(_YEAR.match(cell))
 
@@ -77,7 +107,7 @@ def find_header(rows: list[SheetRow], pinned: int | None = None) -> SheetRow | N
         text = sum(1 for c in filled if _texty(c))
         if text * 2 < len(filled):
             continue
-        return None if looks_like_data(row) else row
+        return None if looks_like_data(row) or _in_column_scripts(row, rows) else row
     first = nonblank[0]
     return None if looks_like_data(first) or _filled(first) < 2 else first
 
@@ -213,6 +243,25 @@ def _unique(names: list[str]) -> list[str]:
         taken.add(candidate.lower())
         out.append(candidate)
     return out
+
+
+def index_column(head: list[SheetRow], header: Header) -> bool:
+    """Is the first column a row index without a name, as a DataFrame's `to_csv` writes it
+    (an empty header cell over 0, 1, 2, ... or 1, 2, 3, ...)? It holds no fact of the row
+    (the row number is kept anyway), so the runner leaves it out and says so."""
+    if header.row is None or len(header.names) < 3:
+        return False
+    rows = {r.number: r for r in head}
+    if any(rows[n].cells[:1] != ("",) for n in header.rows if n in rows):
+        return False
+    below = [r for r in head if r.number > max(header.rows) and any(r.cells)]
+    if len(below) < 3 or any(r.merged for r in below):
+        return False
+    firsts = [r.cells[0] for r in below]
+    if not all(v.isascii() and v.isdigit() for v in firsts):
+        return False
+    start = int(firsts[0])
+    return start in (0, 1) and all(int(v) == start + i for i, v in enumerate(firsts))
 
 
 def widen(names: tuple[str, ...], width: int) -> tuple[str, ...]:

@@ -20,9 +20,12 @@ class SheetRow:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RawSheet:
     """A sheet's rows, streamed. `columns` names the columns when the format itself does
-    (a card deck: `front`, `back`): then no header row is looked for, every row is data."""
+    (a card deck: `front`, `back`): then no header row is looked for, every row is data.
+    `min_fields`: the fewest fields a row of this format needs when the format says so (an
+    Anki export: 1, a cloze card is one field), else `sheets.min_fields` decides."""
 
     name: str
     visible: bool
     rows: Iterator[SheetRow]
     columns: tuple[str, ...] | None = None
+    min_fields: int | None = None

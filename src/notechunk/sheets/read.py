@@ -156,12 +156,13 @@ def _merge_spans(ranges: object, col0: int) -> dict[int, tuple[tuple[int, int], 
 def read_text_sheet(
     path: Path, rel: str, cfg: SheetsConfig
 ) -> Generator[RawSheet, None, None] | None:
-    """The reader of a sheet that is text (`.csv`; a `.tsv` or `.txt` card deck), or None
-    for a workbook (read in an isolated worker, or by `read_workbook`)."""
-    from notechunk.sheets.cards import read_deck
+    """The reader of a sheet that is text (`.csv`; a `.tsv` or `.txt` card deck, or a
+    `.csv` that opens with Anki's `#separator:` header lines), or None for a workbook
+    (read in an isolated worker, or by `read_workbook`)."""
+    from notechunk.sheets.cards import anki_export, read_deck
 
     suffix = path.suffix.lower()
-    if suffix == ".csv":
+    if suffix == ".csv" and not anki_export(path, rel):
         return read_csv(path, rel, cfg)
     if suffix in TEXT_SHEET_SUFFIXES:
         return read_deck(path, rel, cfg)

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from pathlib import Path
 
 from notechunk.chunk import DiscardedRow, FileError, Piece, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.sheets.header import Header, build_header, find_header
+from notechunk.sheets.header import Header, build_header, find_header, index_column
 from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.sheets.read import read_text_sheet
@@ -122,13 +122,17 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         width = max(len(r.cells) for r in head)
         header = build_header(head, found, width, stack=pinned is None)
     in_header = set(header.rows)
+    indexed = index_column(head, header)
+    if indexed:  # a DataFrame's unnamed row index: no fact of the row
+        header = replace(header, names=header.names[1:], first_col=max(0, header.first_col - 1))
+        head, rows = [_drop_first(r) for r in head], map(_drop_first, rows)
     last = max((i for i, r in enumerate(head) if r.number in in_header), default=-1)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
     zone = {row_key(r.cells): r.number for r in reversed(head[: last + 1]) if any(r.cells)}
     sheet_rows = SheetRows(
         sheet.name,
         rel,
-        cfg,
+        _format_config(cfg, sheet.min_fields),
         header,
         template,
         zone,
@@ -149,6 +153,9 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
     finally:
         sheet_rows.settle()
     note = _note(header, len(above) - sum(1 for r in above if not any(r.cells)))
+    if indexed:
+        index = "column 1 (no name; 0, 1, 2, ...: a row index) left out of the rows' text"
+        note = f"{note}; {index}" if note else index
     if sheet.columns is not None:
         note = f"card deck: columns {', '.join(sheet.columns)}, one card a row"
     if t.unread:
@@ -160,6 +167,18 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         out.errors.append(FileError(source=rel, stage="read", reason=reason))
         return
     report("read", header.row, t, note)
+
+
+def _drop_first(row: SheetRow) -> SheetRow:
+    return replace(row, cells=row.cells[1:])
+
+
+def _format_config(cfg: Config, min_fields: int | None) -> Config:
+    """`cfg` with the format's own `min_fields` (an Anki export's row is a card, and one
+    field is a whole card: a cloze, "2 x 3 = 6")."""
+    if min_fields is None or min_fields == cfg.sheets.min_fields:
+        return cfg
+    return replace(cfg, sheets=replace(cfg.sheets, min_fields=min_fields))
 
 
 def sheet_title(above: Sequence[SheetRow]) -> str | None:
