@@ -78,13 +78,15 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
         assert got == retrieval_scores(memory)
 
 
+@pytest.mark.parametrize("parts", [1, 3])
 @pytest.mark.parametrize("record", [8_192, 1])
 def test_acronyms_expand_per_file_whatever_the_records(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, parts: int
 ) -> None:
     """With enrich.acronyms, a file's later chunks get the file's own definition even when
-    the file is cut into several spill records (and the corpus would say otherwise); the
-    defining chunk is left alone; other files get the corpus's expansion."""
+    the file is cut into several spill records (and the corpus would say otherwise), and
+    whatever the segments the glossary pass is cut into; the defining chunk is left
+    alone; other files get the corpus's expansion."""
     monkeypatch.setattr(spilled, "RECORD", record)
     cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
     who = FileResult(
@@ -105,7 +107,8 @@ def test_acronyms_expand_per_file_whatever_the_records(
         source="news.md",
         chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
     )
-    sc = spill(((r, None) for r in (who, *weekly, other)), tmp_path, cfg)
+    sc = spill(((r, None) for r in (who, *weekly, other)), tmp_path, cfg, parts=parts)
+    assert len(sc.results) == parts  # 4 or 5 records: a segment each part
     got = {c.text[:12]: c.acronyms for c in sc.chunks() if c.source in ("who.md", "news.md")}
     assert got == {
         "The World He": (),
@@ -113,3 +116,38 @@ def test_acronyms_expand_per_file_whatever_the_records(
         "In 2020 the ": (("WHO", "Weekly Health Outlook"),),
     }
     assert sc.glossary is not None and [e.acronym for e in sc.glossary.entries] == ["WHO"]
+
+
+def test_the_glossary_pass_on_a_pool_equals_it_here(tmp_path: Path) -> None:
+    """Segments of the glossary pass run by pool workers (`engines.local.expand_pooled`)
+    give the chunks, duplicates and scores of one pass in this process."""
+    from notechunk.engines.local import expand_pooled, worker_pool
+
+    cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
+    texts = [
+        "The Monetary Policy Committee (MPC) sets the repo rate.",
+        "The MPC met in June.",
+        "Inflation is above the MPC target.",
+        "The MPC met in June.",
+    ]
+    results = [
+        FileResult(
+            source=f"f{k}.md",
+            chunks=tuple(chunk(t, f"f{k}.md", ("Money",), i) for i, t in enumerate(texts)),
+        )
+        for k in range(5)
+    ]
+    here = spill(((r, None) for r in results), tmp_path / "here", cfg)
+    with worker_pool(2) as pool:
+        pooled = spill(
+            ((r, None) for r in results),
+            tmp_path / "pool",
+            cfg,
+            expand=expand_pooled(pool),
+            parts=4,
+        )
+    assert len(pooled.results) == 4 and len(here.results) == 1
+    assert list(pooled.chunks()) == list(here.chunks())
+    assert any(c.acronyms for c in here.chunks())
+    assert pooled.original.tolist() == here.original.tolist()
+    assert pooled.scores().tolist() == here.scores().tolist()

@@ -11,7 +11,7 @@ score pass over the spilled token blocks (`scores.scores`, index blocks spilled 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,8 +104,8 @@ class SpilledCorpus:
     `enrich.acronyms` is on)."""
 
     folder: Path
-    results: tuple[Path, Path]  # Markdown, then sheets
-    terms: tuple[Path, Path]  # their token blocks, record by record
+    results: tuple[Path, ...]  # Markdown, then sheets (after the glossary pass: its parts)
+    terms: tuple[Path, ...]  # their token blocks, record by record
     n_markdown: int
     n_sheets: int
     original: NDArray[np.int64]
@@ -143,17 +143,53 @@ class SpilledCorpus:
             store.remove()
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Segment:
+    """A run of spilled records, one task of the glossary pass: `count` records from byte
+    `at` of `raw` (their token blocks from `terms_at` of `raw_terms`), written expanded to
+    `out` and `out_terms`."""
+
+    raw: Path
+    raw_terms: Path
+    at: int
+    terms_at: int
+    count: int
+    out: Path
+    out_terms: Path
+
+
+Rehashed = list[Hashes | None]  # per record: the key hashes of its expanded chunks, or None
+ExpandSegments = Callable[
+    [Sequence[Segment], Glossary, Mapping[str, Mapping[str, str]], Config],
+    Iterator[Rehashed],
+]
+"""Runs the glossary pass's segments (`expand_segment` each) and yields what each gives,
+in segment order: here (`expand_here`), or on an engine's workers."""
+
+
+def expand_here(
+    segments: Sequence[Segment],
+    glossary: Glossary,
+    owns: Mapping[str, Mapping[str, str]],
+    cfg: Config,
+) -> Iterator[Rehashed]:
+    return (expand_segment(seg, glossary, owns, cfg) for seg in segments)
+
+
 def spill(
     results: Iterable[tuple[FileResult, FileInputs | None]],
     folder: Path,
     cfg: Config,
     discovery_errors: Iterable[FileError] = (),
     user: Sequence[tuple[str, str]] = (),
+    expand: ExpandSegments = expand_here,
+    parts: int = 1,
 ) -> SpilledCorpus:
     """Every file's result to disk as it arrives, with its token block (Markdown and sheets
     apart: output order is Markdown, then sheets), its dedupe key hashes and its glossary
     statistics (`inputs` made here when None, as the workers make them); only small
-    records stay in memory. Then the glossary pass and dedupe."""
+    records stay in memory. Then the glossary pass (each kind's records cut into about
+    `parts` segments of equal chunks, run by `expand`) and dedupe."""
     hashes: dict[str, list[Hashes]] = {k: [] for k in KINDS}
     omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
     discarded: list[DiscardedRow] = []
@@ -166,6 +202,7 @@ def spill(
     terms = {k: ArraySpill(folder / f"{k}.terms") for k in KINDS}
     with SpillWriter(paths[0]) as md, SpillWriter(paths[1]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
+        offsets = {k: w.offsets for k, w in writers.items()}
         for r, inputs in results:
             block = inputs.block if inputs is not None else None
             for kind in KINDS:
@@ -198,16 +235,35 @@ def spill(
             accounts += r.accounts
             errors += r.errors
     glossary = corpus_glossary(stats, user)
+    results_at: tuple[Path, ...] = paths
+    terms_at: tuple[Path, ...] = (terms["markdown"].path, terms["spreadsheet"].path)
     if cfg.enrich.acronyms and glossary.entries:
+        segments: list[Segment] = []
         for kind, path in zip(KINDS, paths, strict=True):
-            hashes[kind] = _expanded(path, terms[kind].path, hashes[kind], glossary, owns, cfg)
+            sizes = [len(h) for h in hashes[kind]]
+            segments += _segments(path, terms[kind], offsets[kind], sizes, parts)
+        got = list(expand(segments, glossary, owns, cfg))
+        for kind, path in zip(KINDS, paths, strict=True):
+            fresh = [
+                h
+                for seg, part in zip(segments, got, strict=True)
+                if seg.out.parent == path
+                for h in part
+            ]
+            hashes[kind] = [
+                old if h is None else h for old, h in zip(hashes[kind], fresh, strict=True)
+            ]
+        results_at = tuple(seg.out for seg in segments)
+        terms_at = tuple(seg.out_terms for seg in segments)
+        for path in {p for seg in segments for p in (seg.raw, seg.raw_terms)}:
+            path.unlink()
     hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
     omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
     n_md = sum(len(h) for h in hashes["markdown"])
     return SpilledCorpus(
         folder=folder,
-        results=paths,
-        terms=(terms["markdown"].path, terms["spreadsheet"].path),
+        results=results_at,
+        terms=terms_at,
         n_markdown=n_md,
         n_sheets=len(hl) - n_md,
         original=originals(hl, omit),
@@ -220,38 +276,64 @@ def spill(
     )
 
 
-def _expanded(
-    spilled: Path,
-    term_path: Path,
-    hashes: list[Hashes],
-    glossary: Glossary,
-    owns: Mapping[str, Mapping[str, str]],
-    cfg: Config,
-) -> list[Hashes]:
-    """The glossary pass over one spill file: each record expanded with what its whole
-    file defines (`glossary.expand_part`) and written anew with its token block; returns
-    the dedupe key hashes of the final chunks."""
-    raw = spilled.with_name(spilled.name + ".raw")
-    raw_terms = term_path.with_name(term_path.name + ".raw")
-    spilled.rename(raw)
-    term_path.rename(raw_terms)
-    out = ArraySpill(term_path)
-    final: list[Hashes] = []
+def _segments(
+    path: Path, terms: ArraySpill, offsets: Sequence[int], sizes: Sequence[int], parts: int
+) -> list[Segment]:
+    """One spill file's records cut into at most `parts` runs of about equal chunks, each
+    written to its own files in a folder named after the spill (in order: output order)."""
+    if not sizes:
+        return []
+    raw = path.with_name(path.name + ".raw")
+    raw_terms = terms.path.with_name(terms.path.name + ".raw")
+    path.rename(raw)
+    terms.path.rename(raw_terms)
+    path.mkdir()
+    total = sum(sizes)
+    out: list[Segment] = []
+    first, done = 0, 0
+    for i, size in enumerate(sizes):
+        done += size
+        last = i == len(sizes) - 1
+        if last or done * parts >= (len(out) + 1) * total:
+            n = len(out)
+            out.append(
+                Segment(
+                    raw=raw,
+                    raw_terms=raw_terms,
+                    at=offsets[first],
+                    terms_at=terms.offsets[first],
+                    count=i + 1 - first,
+                    out=path / f"{n:04d}.spill",
+                    out_terms=path / f"{n:04d}.terms",
+                )
+            )
+            first = i + 1
+    return out
+
+
+def expand_segment(
+    seg: Segment, glossary: Glossary, owns: Mapping[str, Mapping[str, str]], cfg: Config
+) -> Rehashed:
+    """The glossary pass over one segment: each record expanded with what its whole file
+    defines (`glossary.expand_part`) and written anew with its token block; returns per
+    record the dedupe key hashes of its chunks when the pass changed them, else None."""
+    out = ArraySpill(seg.out_terms)
+    final: Rehashed = []
     tokens = counter_for(cfg.tokenizer)
-    with SpillWriter(spilled) as writer:
-        records = zip(read_spill(raw), ArraySpill.read(raw_terms), hashes, strict=True)
-        for r, arrays, h in records:
+    with SpillWriter(seg.out) as writer:
+        records = zip(
+            read_spill(seg.raw, seg.at, seg.count),
+            ArraySpill.read(seg.raw_terms, seg.terms_at, seg.count),
+            strict=True,
+        )
+        for r, arrays in records:
             own = owns.get(r.source, {})
             got = expand_part(r.chunks, glossary, own, cfg, tokens, from_arrays(arrays))
+            h = None
             if got is not None:
-                r, arrays, h = (
-                    FileResult(source=r.source, chunks=got.chunks),
-                    to_arrays(got.block),
-                    got.hashes,
-                )
+                r = FileResult(source=r.source, chunks=got.chunks)
+                arrays, h = to_arrays(got.block), got.hashes
             writer.add(r)
             out.add(arrays)
             final.append(h)
-    raw.unlink()
-    raw_terms.unlink()
     return final

@@ -4,14 +4,15 @@ Files are cut into contiguous batches of about equal bytes (several per worker, 
 balance) and each batch runs the map step (`engines.process_with_inputs`) in a pool of
 fresh processes; results come back in the order of the files, so `--workers N` changes
 nothing in the outputs. Each batch's results are spilled as they arrive
-(`corpus.spill`), then the glossary pass and dedupe run over the spill; the scores and the
-chunks are read from it when the write pass asks.
+(`corpus.spill`), then the glossary pass (on the pool, a task per spill segment) and
+dedupe run over the spill; the scores and the chunks are read from it when the write pass
+asks.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from itertools import islice
@@ -27,9 +28,20 @@ from notechunk.corpus import Gathered
 from notechunk.corpus.inputs import FileInputs
 from notechunk.corpus.scores import BlockStore, ScoreBlocks, score_stored
 from notechunk.corpus.scores.bm25index import Index, save_index
-from notechunk.corpus.spill import SpilledBlocks, SpilledCorpus, score_file, spill
+from notechunk.corpus.spill import (
+    ExpandSegments,
+    Rehashed,
+    Segment,
+    SpilledBlocks,
+    SpilledCorpus,
+    expand_here,
+    expand_segment,
+    score_file,
+    spill,
+)
 from notechunk.discover import SourceFile
 from notechunk.engines import Processed, Progress, batches, process_with_inputs
+from notechunk.enrich.glossary import Glossary
 
 
 def process_files(
@@ -121,7 +133,8 @@ def gather(
                     notes.append(outcome.note)
                 yield outcome.result, inputs
 
-        sc = spill(results(), work, cfg, discovery_errors, user)
+        expand = expand_here if pool is None else expand_pooled(pool)
+        sc = spill(results(), work, cfg, discovery_errors, user, expand, parts=2 * workers)
         blocks = score_stored if pool is None else pooled(pool, work / "index")
         yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks))
 
@@ -140,6 +153,23 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         _stop(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def expand_pooled(pool: Executor) -> ExpandSegments:
+    """The glossary pass on the pool: one task per spill segment
+    (`corpus.spill.expand_segment`), the results taken back in segment order."""
+
+    def run(
+        segments: Sequence[Segment],
+        glossary: Glossary,
+        owns: Mapping[str, Mapping[str, str]],
+        cfg: Config,
+    ) -> Iterator[Rehashed]:
+        futures = [pool.submit(expand_segment, seg, glossary, owns, cfg) for seg in segments]
+        for future in futures:
+            yield future.result()
+
+    return run
 
 
 def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:

@@ -25,17 +25,22 @@ _LEN = struct.Struct("<I")
 
 
 class SpillWriter:
-    """Append `FileResult`s to `path` (created or truncated)."""
+    """Append `FileResult`s to `path` (created or truncated). `offsets`: where each record
+    starts, so a pass can hand a run of records to a worker (`read_spill(path, at, n)`)."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh: BinaryIO = open(path, "wb")  # noqa: SIM115 - closed in close()
         self._enc = msgspec.msgpack.Encoder()
+        self.offsets: list[int] = []
+        self._size = 0
 
     def add(self, result: FileResult) -> None:
         data = self._enc.encode(result)
+        self.offsets.append(self._size)
         self._fh.write(_LEN.pack(len(data)))
         self._fh.write(data)
+        self._size += _LEN.size + len(data)
 
     def close(self) -> None:
         self._fh.close()
@@ -49,13 +54,17 @@ class SpillWriter:
         self.close()
 
 
-def read_spill(path: Path) -> Iterator[FileResult]:
-    """The results of a spill file, one at a time, in the order written."""
+def read_spill(path: Path, at: int = 0, count: int | None = None) -> Iterator[FileResult]:
+    """The results of a spill file, one at a time, in the order written: all of them, or
+    `count` from the record that starts at byte `at` (`SpillWriter.offsets`)."""
     dec = msgspec.msgpack.Decoder(FileResult)
     with open(path, "rb") as fh:
-        while head := fh.read(_LEN.size):
+        fh.seek(at)
+        left = -1 if count is None else count
+        while left and (head := fh.read(_LEN.size)):
             (size,) = _LEN.unpack(head)
             yield dec.decode(fh.read(size))
+            left -= 1
 
 
 class ArraySpill:
@@ -63,15 +72,18 @@ class ArraySpill:
 
     Each array is a small fixed header (dtype, rank, shape) and its raw bytes, read
     straight into a fresh array: a token block is six small arrays, and the `.npy`
-    header's text parse cost more than the bytes themselves."""
+    header's text parse cost more than the bytes themselves. `offsets`: where each group
+    starts (`ArraySpill.read(path, at, n)` reads a run of them)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
+        self.offsets: list[int] = []
 
     def add(self, arrays: tuple[NDArray[np.generic], ...]) -> None:
         with open(self.path, "ab") as fh:
+            self.offsets.append(fh.tell())
             fh.write(_LEN.pack(len(arrays)))
             for a in arrays:
                 a = np.ascontiguousarray(a)
@@ -83,11 +95,16 @@ class ArraySpill:
                 fh.write(a.tobytes())
 
     @staticmethod
-    def read(path: Path) -> Iterator[tuple[NDArray[np.generic], ...]]:
+    def read(
+        path: Path, at: int = 0, count: int | None = None
+    ) -> Iterator[tuple[NDArray[np.generic], ...]]:
         with open(path, "rb") as fh:
-            while head := fh.read(_LEN.size):
-                (count,) = _LEN.unpack(head)
-                yield tuple(_read_array(fh) for _ in range(count))
+            fh.seek(at)
+            left = -1 if count is None else count
+            while left and (head := fh.read(_LEN.size)):
+                (n,) = _LEN.unpack(head)
+                yield tuple(_read_array(fh) for _ in range(n))
+                left -= 1
 
 
 _HEAD = struct.Struct("<8sB")  # dtype string (e.g. b"<u8"), rank
