@@ -119,6 +119,18 @@ def test_a_dataframe_row_index_is_left_out_and_said(tmp_path: Path) -> None:
     assert kept.chunks[0].text.startswith("Column 1: 0. word_en: w0.")
 
 
+def test_a_csv_picture_cell_is_read_by_its_alt_and_flagged(tmp_path: Path) -> None:
+    path = tmp_path / "words.csv"
+    rows = "".join(f'w{i},слово {i},<img src="w{i}.jpg">\n' for i in range(3))
+    path.write_text(
+        "word,translation,picture\n" + rows + 'fox,лиса,<img alt="a fox" src="f.jpg">\n'
+    )
+    res = process_sheet(path, "words.csv", CFG)
+    assert res.chunks[0].text == "word: w0. translation: слово 0."
+    assert res.chunks[0].flags == ("media_cell:C2",)
+    assert res.chunks[-1].text == "word: fox. translation: лиса. picture: a fox."
+
+
 def test_a_tsv_table_with_a_header_is_read_as_csv(tmp_path: Path) -> None:
     path = tmp_path / "table.tsv"
     path.write_text("Pass\tState\tHeight\nZoji La\tLadakh\t3528\nRohtang\tHimachal\t3978\n")
@@ -132,6 +144,8 @@ FIELDS = {
     "html-without-header": ("<div>one</div><div>two</div>", "one\ntwo"),
     "entity": ("R&amp;D", "R&D"),
     "plain-angle-is-text": ("a < b and b > c", "a < b and b > c"),
+    "image-by-its-alt": ('<img alt="a red fox" src="fox.jpg">', "a red fox"),
+    "image-and-sound-without-text": ('<img src="fox.jpg">[sound:fox.mp3]', ""),
 }
 
 

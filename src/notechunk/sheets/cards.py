@@ -25,6 +25,7 @@ from pathlib import Path
 from notechunk.config import SheetsConfig
 from notechunk.discover import ANKI_HEADER, deck_separator
 from notechunk.markdown.html import html_items
+from notechunk.sheets.cells import media_text
 from notechunk.sheets.csvread import check_text, read_csv
 from notechunk.sheets.limits import cut_cells
 from notechunk.sheets.model import RawSheet, SheetRow
@@ -131,6 +132,9 @@ def _record_lines(body: list[str], sep: str, offset: int) -> Iterator[int]:
 def field_text(field: str, html: bool = False) -> str:
     """A card field as text: clozes answered, HTML read as HTML (text only)."""
     field = field.strip().rstrip("\r")
+    media = media_text(field)  # a picture or sound: its alt text, else nothing
+    if media is not None:
+        field = media
     if "{{c" in field:
         field = _CLOZE.sub(r"\1", field)
     if html or _HTML.search(field) is not None:

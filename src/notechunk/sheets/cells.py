@@ -280,3 +280,22 @@ def _scan(
             if text is not None:
                 key = (int(m.group(2)) - 1, _col_index(m.group(1)))
                 notes[key] = CellNote(text, None)
+
+
+_MEDIA = re.compile(r"<img\b[^<>]*>|\[sound:[^\]\n]*\]", re.IGNORECASE)
+_ALT = re.compile(r"""\balt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
+
+
+def media_text(cell: str) -> str | None:
+    """A cell with media markup, as a flash-card export writes a field's picture or sound
+    (`<img src="cat.jpg">`, Anki's `[sound:cat.mp3]`), read as text: an image by its
+    `alt` text, the rest left out; None when the cell holds no media (the common case,
+    found by two substring tests). A file name is no fact to retrieve a row by."""
+    if "<img" not in cell.casefold() and "[sound:" not in cell:
+        return None
+    return " ".join(_MEDIA.sub(_alt_text, cell).split())
+
+
+def _alt_text(m: re.Match[str]) -> str:
+    alt = _ALT.search(m.group(0)) if m.group(0)[:1] == "<" else None
+    return f" {next(g for g in alt.groups() if g is not None)} " if alt else " "

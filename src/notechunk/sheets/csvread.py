@@ -10,6 +10,8 @@
   default and failed the file); each cell is then cut at `sheets.max_cell_chars`, flagged
   `cell_cut:<ref>:<chars>`. A longer field makes the file fail with that reason.
 - A quoted multi-line cell is one record, so `row` counts records, as a spreadsheet would.
+- A cell holding a flash-card export's picture or sound (`<img src=...>`, `[sound:...]`)
+  is read as text (an image's `alt`, else nothing) and flagged `media_cell:<ref>`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 
 from notechunk.config import SheetsConfig
 from notechunk.errors import InputError, UnsupportedInput
-from notechunk.sheets.limits import cut_cells
+from notechunk.sheets.cells import media_text
+from notechunk.sheets.limits import col_letters, cut_cells
 from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.textio import FALLBACK_FLAG, binary_kind, detect_encoding, open_regular
 
@@ -81,6 +84,18 @@ def read_csv(path: Path, rel: str, cfg: SheetsConfig) -> Generator[RawSheet, Non
     yield RawSheet(name=path.stem, visible=True, rows=rows)
 
 
+def _media(cells: tuple[str, ...], row: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The cells with media markup read as text (`cells.media_text`) and a
+    `media_cell:<ref>` flag for each, or None when no cell holds media."""
+    out, flags = list(cells), []
+    for col, cell in enumerate(cells):
+        text = media_text(cell)
+        if text is not None:
+            out[col] = text
+            flags.append(f"media_cell:{col_letters(col)}{row}")
+    return (tuple(out), tuple(flags)) if flags else None
+
+
 def check_text(head: bytes, rel: str) -> None:
     """Raise `InputError` when a CSV's first bytes are not text (`textio.binary_kind`, or
     NUL bytes without a byte-order mark that allows them)."""
@@ -108,6 +123,10 @@ def _csv_rows(
         try:
             for i, record in enumerate(reader, start=1):
                 cells, cut = cut_cells(tuple(map(str.strip, record)), i, max_chars)
+                joined = "".join(cells)  # one test a row: media markup is rare
+                media = _media(cells, i) if "<" in joined or "[sound:" in joined else None
+                if media is not None:
+                    cells, cut = media[0], cut + media[1]
                 yield SheetRow(number=i, cells=cells, flags=flags + cut)
         except csv.Error as exc:
             raise InputError(rel, f"malformed CSV near record {reader.line_num}: {exc}") from None
