@@ -92,11 +92,15 @@ def file_rows(
     batch: Batch, cfg: Config, cache_root: Path | None, cfg_key: str
 ) -> Iterator[Columns]:
     """The per-file map task: each input row is a batch of files (`first` ordinal and the
-    `files`); yields the chunk dataset's rows of each file as it is done."""
+    `files`); yields the chunk dataset's rows one part at a time, so the task holds one
+    part's encoded bytes beside its files' results (a 100k-row sheet is five parts), and
+    lets go of each file's result once its parts are out."""
     for first, data in zip(batch["first"], batch["files"], strict=True):
         processed = process_with_inputs(decode_files(data), cfg, cache_root, cfg_key)
-        for k, (outcome, inputs) in enumerate(processed):
-            yield _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg, outcome.note)
+        processed.reverse()  # popped in file order, each dropped after its parts
+        for k in range(len(processed)):
+            outcome, inputs = processed.pop()
+            yield from _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg, outcome.note)
 
 
 def _rows(
@@ -106,10 +110,10 @@ def _rows(
     inputs: FileInputs,
     cfg: Config,
     note: str | None = None,
-) -> Columns:
+) -> Iterator[Columns]:
+    """A file's rows, one part each (as one-row columns), in output order."""
     enc = msgspec.msgpack.Encoder()
     defines = enc.encode(inputs.defines)
-    cols: Columns = {c: [] for c in COLUMNS}
     kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
     parts: list[tuple[str, NDArray[np.bool_]]] = []
     for kind in KINDS:
@@ -142,9 +146,7 @@ def _rows(
             "hashes": key_hashes(mine, cfg.dedupe).tobytes(),
             "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
         }
-        for name, value in row.items():
-            cols[name].append(value)
-    return cols
+        yield {name: [row[name]] for name in COLUMNS}
 
 
 def _part_block(
