@@ -5,7 +5,7 @@ most `PART_CHUNKS` of them, so no value outgrows an arrow column): `file` (disco
 ordinal), `part`, `kind`, `n` chunks, and as bytes the finished chunks (`result`, a
 msgpack `FileResult` as in a spill file), their token block (`terms`), dedupe key hashes
 and omit bits, the file's acronym definitions (`defines`); part 0 also carries the file's
-cache `key`, its `extras` (discarded rows, sheet reports, errors) and its glossary
+cache `key` ("" for none), its `extras` (discarded rows, sheet reports, errors) and its glossary
 statistics (`glossary`); `expand_rows` rewrites rows with acronyms expanded. Output order
 is every Markdown part, then every sheet part, each by (file, part), as the local
 engine's spill files.
@@ -136,7 +136,7 @@ def _rows(
             "part": part,
             "kind": kind,
             "n": len(mine),
-            "key": key if part == 0 else None,
+            "key": (key or "") if part == 0 else "",  # a string column in every part
             "note": (note or "") if part == 0 else "",
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
