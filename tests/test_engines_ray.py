@@ -1,12 +1,17 @@
 """The Ray engine on a real local Ray instance (2 CPUs, one per session): the same OUT as the
 local engine, byte for byte, with 1 and 2 workers; incremental re-runs through the tasks'
-cache; bad input gets the same one-line errors; a task that dies is its file's error."""
+cache; bad input gets the same one-line errors; a task that dies is its file's error; and a
+two-node cluster on this machine, joined at its address, gives the same bytes as one local
+worker with the work on both nodes."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -216,3 +221,93 @@ def test_a_cluster_that_cannot_be_joined_is_one_line_exit_2(
         "Failed to connect to Ray cluster at head.invalid:6379\n"
     )
     assert not (tmp_path / "o" / "chunks.jsonl.gz").exists()
+
+
+# On the two-node cluster's workers only (a sitecustomize on their PYTHONPATH): each file a
+# worker processes is written down under the node it ran on, so the test sees both work.
+_WHERE = """
+import os
+try:
+    import notechunk.perfile as _perfile
+except ImportError:
+    _perfile = None
+if _perfile is not None and os.environ.get("ZQ_NODE_MARKS"):
+    _original = _perfile.process_file
+
+    def _marking(f, *args, **kwargs):
+        import ray
+
+        node = ray.get_runtime_context().get_node_id()
+        mark = os.path.join(os.environ["ZQ_NODE_MARKS"], f"{node}.{os.getpid()}")
+        with open(mark, "a", encoding="utf-8") as fh:
+            fh.write(f.rel + "\\n")
+        return _original(f, *args, **kwargs)
+
+    _perfile.process_file = _marking
+"""
+
+
+def test_a_two_node_cluster_gives_the_same_bytes_as_one_local_worker(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two Ray nodes on this machine (`ray.cluster_utils.Cluster`, one CPU each) joined at
+    their address with `--ray-address`, the way a real cluster is: the sample's notes and
+    sheets give the same OUT, byte for byte, as the local engine with one worker, and the
+    files were processed on both nodes. The driver is a child process (this one may hold
+    the session's local instance; a process joins one Ray at a time); the cluster, which
+    the run did not start, is still up after it."""
+    pytest.importorskip("ray", reason="Ray is not installed here (pip install 'notechunk[ray]')")
+    from ray.cluster_utils import Cluster
+
+    import notechunk
+
+    src = tmp_path / "src"
+    shutil.copytree(SAMPLE_DIR, src)
+    toml = tmp_path / "c.toml"
+    toml.write_text("[output]\nparquet = true\n")
+    local = cli(capsys, src, tmp_path / "local", "--workers", "1", "--config", str(toml))
+    assert local[0] == 0
+    expected = outputs(tmp_path / "local")
+    assert {"chunks.jsonl.gz", "stages/markdown_chunks.jsonl", "stages/excel_chunks.jsonl"} <= set(
+        expected
+    )
+    assert any(name.startswith("qa/") for name in expected)
+
+    hook, marks = tmp_path / "hook", tmp_path / "marks"
+    hook.mkdir()
+    marks.mkdir()
+    (hook / "sitecustomize.py").write_text(_WHERE)
+    code_dir = Path(notechunk.__file__).parents[1]  # the driver and the workers import this
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(hook), str(code_dir))))
+    monkeypatch.setenv("ZQ_NODE_MARKS", str(marks))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        nodes = {n["NodeID"] for n in cluster.global_state.node_table() if n["Alive"]}
+        assert len(nodes) == 2
+        out = tmp_path / "ray"
+        argv = ["run", str(src), "--out", str(out), "--config", str(toml)]
+        ray_argv = [*argv, "--engine", "ray", "--ray-address", cluster.address]
+        got = subprocess.run(
+            [sys.executable, "-m", "notechunk", *ray_argv],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert (got.returncode, got.stdout, got.stderr) == (
+            local[0],
+            local[1].replace(str(tmp_path / "local"), str(out)),
+            local[2],
+        )
+        assert outputs(out) == expected
+        ran = {p.name.split(".")[0] for p in marks.iterdir()}
+        assert ran == nodes  # the work was shared by both nodes
+        done = {line for p in marks.iterdir() for line in p.read_text().splitlines()}
+        assert len(done) == len(list(src.rglob("*.md"))) + len(list((src / "sheets").iterdir()))
+        alive = {n["NodeID"] for n in cluster.global_state.node_table() if n["Alive"]}
+        assert alive == nodes  # the run left the cluster it joined running
+    finally:
+        cluster.shutdown()

@@ -150,7 +150,7 @@ def gather(datasets: Sequence[Dataset], files: int, died: Sequence[FileError]) -
                 if key[2] == 0:
                     r = decode_extras(extra[i].as_py())
                     extras.append((key[1], r))
-                    keys[key[1]] = (r.source, cols["key"][i])
+                    keys[key[1]] = (r.source, cols["key"][i] or None)
                     if cols["note"][i]:
                         notes[key[1]] = cols["note"][i]
     ordered = sorted(rows["markdown"]) + sorted(rows["spreadsheet"])

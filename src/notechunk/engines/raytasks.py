@@ -5,7 +5,7 @@ most `PART_CHUNKS` of them, so no value outgrows an arrow column): `file` (disco
 ordinal), `part`, `kind`, `n` chunks, and as bytes the finished chunks (`result`, a
 msgpack `FileResult` as in a spill file), their token block (`terms`), dedupe key hashes
 and omit bits, the file's acronym definitions (`defines`); part 0 also carries the file's
-cache `key`, its `extras` (discarded rows, sheet reports, errors) and its glossary
+cache `key` ("" for none), its `extras` (discarded rows, sheet reports, errors) and its glossary
 statistics (`glossary`); `expand_rows` rewrites rows with acronyms expanded. Output order
 is every Markdown part, then every sheet part, each by (file, part), as the local
 engine's spill files.
@@ -92,11 +92,15 @@ def file_rows(
     batch: Batch, cfg: Config, cache_root: Path | None, cfg_key: str
 ) -> Iterator[Columns]:
     """The per-file map task: each input row is a batch of files (`first` ordinal and the
-    `files`); yields the chunk dataset's rows of each file as it is done."""
+    `files`); yields the chunk dataset's rows one part at a time, so the task holds one
+    part's encoded bytes beside its files' results (a 100k-row sheet is five parts), and
+    lets go of each file's result once its parts are out."""
     for first, data in zip(batch["first"], batch["files"], strict=True):
         processed = process_with_inputs(decode_files(data), cfg, cache_root, cfg_key)
-        for k, (outcome, inputs) in enumerate(processed):
-            yield _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg, outcome.note)
+        processed.reverse()  # popped in file order, each dropped after its parts
+        for k in range(len(processed)):
+            outcome, inputs = processed.pop()
+            yield from _rows(int(first) + k, outcome.result, outcome.key, inputs, cfg, outcome.note)
 
 
 def _rows(
@@ -106,10 +110,10 @@ def _rows(
     inputs: FileInputs,
     cfg: Config,
     note: str | None = None,
-) -> Columns:
+) -> Iterator[Columns]:
+    """A file's rows, one part each (as one-row columns), in output order."""
     enc = msgspec.msgpack.Encoder()
     defines = enc.encode(inputs.defines)
-    cols: Columns = {c: [] for c in COLUMNS}
     kinds = np.asarray([c.source_type for c in r.chunks], dtype=object)
     parts: list[tuple[str, NDArray[np.bool_]]] = []
     for kind in KINDS:
@@ -132,7 +136,7 @@ def _rows(
             "part": part,
             "kind": kind,
             "n": len(mine),
-            "key": key if part == 0 else None,
+            "key": (key or "") if part == 0 else "",  # a string column in every part
             "note": (note or "") if part == 0 else "",
             "result": enc.encode(FileResult(source=r.source, chunks=mine)),
             "extras": encode_extras(extras) if part == 0 else b"",
@@ -142,9 +146,7 @@ def _rows(
             "hashes": key_hashes(mine, cfg.dedupe).tobytes(),
             "omit": np.asarray([c.omit for c in mine], dtype=bool).tobytes(),
         }
-        for name, value in row.items():
-            cols[name].append(value)
-    return cols
+        yield {name: [row[name]] for name in COLUMNS}
 
 
 def _part_block(
