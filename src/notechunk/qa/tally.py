@@ -158,7 +158,8 @@ class MetricsTally:
         src.words += c.word_count
         self.quality_kept[c.quality] += 1
         self.semantic[c.semantic_type or ""] += 1
-        self._enriched(c)
+        if c.flags or c.resolved or c.acronyms:  # else nothing of it to count (most rows)
+            self._enriched(c)
         self.word_bins[
             bisect.bisect_right(WORD_BINS, c.word_count) - 1 if c.word_count >= 0 else 0
         ] += 1

@@ -21,7 +21,7 @@ from notechunk.config import Config, Template
 from notechunk.sheets.groups import GroupTracker
 from notechunk.sheets.header import Header, widen
 from notechunk.sheets.model import SheetRow
-from notechunk.sheets.skip import Skip, skip_reason
+from notechunk.sheets.skip import CellKinds, Skip, skip_reason
 from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text
 
 
@@ -72,6 +72,7 @@ class SheetRows:
         self.groups = GroupTracker()
         self.zone_firsts = {key[0] for key in zone}  # a cheap test before row_key
         self.below = 0  # non-blank rows read below the header
+        self.kinds = CellKinds()  # this sheet's cell kinds, remembered
 
     def _fit(self, row: SheetRow) -> None:
         """Name the columns of a row wider than the header ("Column 7", ...)."""
@@ -129,7 +130,8 @@ class SheetRows:
                 explanation=f"repeats row {repeats} (a page header repeated down a printed report)",
             )
         else:
-            skip = skip_reason(row.cells, self.cfg, has_header=self.header.row is not None)
+            has_header = self.header.row is not None
+            skip = skip_reason(row.cells, self.cfg, has_header=has_header, kinds_of=self.kinds)
         if skip is not None:
             first = self.below == 1
             at = len(self.discarded)

@@ -19,8 +19,8 @@ A text label is a cell with a letter in it that is neither a number nor a placeh
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from notechunk.config import Config
 
@@ -57,7 +57,8 @@ def is_numeric(value: str) -> bool:
 
 
 STRUCTURAL, NUMERIC = 1, 2  # bits of a cell's kind
-MEMO_CHARS = 100  # cells up to this long have their kind remembered, at most 16,384 of them
+MEMO_CHARS = 100  # cells up to this long have their kind remembered (`CellKinds`)
+MEMO_SIZE = 1 << 14  # at most so many cells a sheet
 
 
 def cell_kind(value: str) -> int:
@@ -65,13 +66,30 @@ def cell_kind(value: str) -> int:
     return STRUCTURAL * is_structural(value) | NUMERIC * is_numeric(value)
 
 
-_kind_memo = lru_cache(maxsize=1 << 14)(cell_kind)  # a column repeats its values
+class CellKinds:
+    """`cell_kind` of a row's cells, short ones remembered for one sheet (a column repeats
+    its values): per-sheet state handed to `skip_reason`, at most `MEMO_SIZE` cells."""
+
+    def __init__(self) -> None:
+        self._memo: dict[str, int] = {}
+
+    def __call__(self, cells: list[str]) -> list[int]:
+        if max(map(len, cells), default=0) > MEMO_CHARS:
+            return list(map(cell_kind, cells))
+        memo = self._memo
+        out = list(map(memo.get, cells))
+        if None not in out:
+            return out  # type: ignore[return-value]  # every cell was remembered
+        for i, v in enumerate(out):
+            if v is None:
+                kind = out[i] = cell_kind(cells[i])
+                if len(memo) < MEMO_SIZE:
+                    memo[cells[i]] = kind
+        return out  # type: ignore[return-value]  # every None was filled above
 
 
 def cell_kinds(cells: list[str]) -> list[int]:
-    """`cell_kind` of each cell, short ones remembered (a C-level map: rows are many)."""
-    if max(map(len, cells), default=0) <= MEMO_CHARS:
-        return list(map(_kind_memo, cells))
+    """`cell_kind` of each cell, nothing remembered."""
     return list(map(cell_kind, cells))
 
 
@@ -113,14 +131,21 @@ class Skip:
     explanation: str
 
 
-def skip_reason(cells: tuple[str, ...], cfg: Config, *, has_header: bool = True) -> Skip | None:
-    """The first skip rule that applies to a non-blank row, or None to keep it."""
+def skip_reason(
+    cells: tuple[str, ...],
+    cfg: Config,
+    *,
+    has_header: bool = True,
+    kinds_of: Callable[[list[str]], list[int]] = cell_kinds,
+) -> Skip | None:
+    """The first skip rule that applies to a non-blank row, or None to keep it
+    (`kinds_of`: the cells' kinds, a sheet's `CellKinds` to remember them)."""
     sheets = cfg.sheets
     filled = list(filter(None, cells))
     n = len(filled)
     if n == 0:
         return None
-    kinds = cell_kinds(filled)
+    kinds = kinds_of(filled)
     both = kinds.count(STRUCTURAL | NUMERIC)
     labels = kinds.count(STRUCTURAL) + both
     numbers = kinds.count(NUMERIC) + both

@@ -13,13 +13,12 @@ same steps as tasks. The modules: `termblock` (chunks as arrays of term hashes),
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk.chunk import Chunk
+from notechunk.chunk import Chunk, with_score
 from notechunk.corpus.scores.bm25index import CorpusStats, Index, build_index, merge_stats
 from notechunk.corpus.scores.retrievability import score_block
 from notechunk.corpus.scores.termblock import TermBlock, concat, subset, term_block
@@ -111,8 +110,8 @@ def scores(
 
 def scored(chunks: Iterable[Chunk], values: F64) -> Iterator[Chunk]:
     """Each chunk with its retrieval score, rounded to 4 decimals (SPEC §2)."""
-    for c, s in zip(chunks, values, strict=True):
-        yield replace(c, retrieval_score=round(float(s), 4))
+    for c, s in zip(chunks, values.tolist(), strict=True):
+        yield with_score(c, round(s, 4))
 
 
 def retrieval_scores(chunks: Sequence[Chunk], block_size: int = SCORE_BLOCK) -> list[float]:
