@@ -25,7 +25,6 @@ independent facts and are left alone.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -195,7 +194,8 @@ class _File:
         """A word the file also writes in lower case is a common word, not part of a
         person's name: Title Case text ("Ran Binding Protein") is not a person. Made
         when a name is first judged, not for every file with a reference."""
-        return {w for c in self.chunks for w in _LOWER_WORD.findall(c.text)}
+        # one scan of the joined text: "\n" between chunks ends a word as a text's edge does
+        return set(_LOWER_WORD.findall(self.whole.text))
 
     @cached_property
     def whole(self) -> _Whole:
@@ -290,16 +290,18 @@ class _Latest:
 
 
 _RUN = re.compile(r"[\w-]+")
+_EDGE = re.compile(r"[\w-]")
 
 
 class _Whole:
-    """A file's text with the count of each maximal run of word characters and hyphens,
-    made once: how often a word stands alone is a lookup, not a scan of the file."""
+    """A file's text, and how often a phrase occurs in it or a word stands alone (each
+    counted once, when first asked: a file asks about a few dozen words, so a table of
+    every word of the file costs more than it saves)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.runs = Counter(_RUN.findall(text))
         self.counts: dict[str, int] = {}  # a name is judged in every chunk that says it
+        self.alones: dict[str, int] = {}
 
     def count(self, phrase: str) -> int:
         """How often `phrase` occurs in the text (counted once per phrase)."""
@@ -310,9 +312,20 @@ class _Whole:
 
     def alone(self, word: str) -> int:
         """How often `word` stands with no word character or hyphen on either side."""
-        if _RUN.fullmatch(word):
-            return self.runs[word]
-        return len(re.findall(rf"(?<![\w-]){re.escape(word)}(?![\w-])", self.text))
+        n = self.alones.get(word)
+        if n is not None:
+            return n
+        if _RUN.fullmatch(word):  # a maximal run equal to `word`: found by `str.find`
+            text, size, n = self.text, len(word), 0
+            at = text.find(word)
+            while at >= 0:
+                if (at == 0 or not _EDGE.match(text, at - 1)) and not _EDGE.match(text, at + size):
+                    n += 1
+                at = text.find(word, at + 1)
+        else:
+            n = len(re.findall(rf"(?<![\w-]){re.escape(word)}(?![\w-])", self.text))
+        self.alones[word] = n
+        return n
 
 
 def _plausible(n: Name, common: set[str], whole: _Whole, heading: bool = False) -> bool:

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 class Token(Protocol):
-    """What the section walker reads of a block token (markdown-it-py's or rsblocks')."""
+    """What the section walker reads of a block token (markdown-it-py's or rsblocks';
+    the latter's paragraph or heading is one `paragraph`/`heading` token with its text)."""
 
     @property
     def type(self) -> str: ...

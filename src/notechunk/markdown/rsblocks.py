@@ -4,14 +4,17 @@ The fast path of `parse_markdown_sections`: the Rust parser builds the block tre
 rules off, so a block's text is its raw inline source with container markers removed,
 exactly what markdown-it-py's `inline` token holds) and this module flattens it into the
 few token fields `sections` reads: type, map (0-based, end-exclusive line range), level,
-tag, info, content. markdown-it-py stays the reference: `to_tokens` returns None, and the
-caller uses markdown-it-py, when the Rust parser is not installed, when the text nests
-deeper than it can take safely (its recursion has no limit: tens of thousands of nested
-`>` crash the process), when it holds more than `MAX_REFERENCES` lines that open a link
-reference definition (the Rust parser takes time quadratic in them: 200 KB of `[a]:`
-lines is ~20 s in one native call that no time limit can interrupt, while markdown-it-py
-is linear and stops at `markdown.timeout_s`), when the Rust parser panics, or when the
-tree holds a node this module does not know.
+tag, info, content. A paragraph or a heading is one token (`paragraph`, `heading`, its
+text in `content`) instead of markdown-it-py's open/inline/close triple, and containers
+that `sections` does not read leave no token (a third fewer objects made and walked;
+`sections._walk` reads both shapes). markdown-it-py stays the reference: `to_tokens`
+returns None, and the caller uses markdown-it-py, when the Rust parser is not installed,
+when the text nests deeper than it can take safely (its recursion has no limit: tens of
+thousands of nested `>` crash the process), when it holds more than `MAX_REFERENCES`
+lines that open a link reference definition (the Rust parser takes time quadratic in
+them: 200 KB of `[a]:` lines is ~20 s in one native call that no time limit can
+interrupt, while markdown-it-py is linear and stops at `markdown.timeout_s`), when the
+Rust parser panics, or when the tree holds a node this module does not know.
 tests/test_markdown_rsblocks.py checks that both paths give identical sections.
 """
 
@@ -152,23 +155,22 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             raise _Unsupported(name)
         start, end = srcmap
         while stack and start >= stack[-1][0]:
-            out.append(BlockToken(type=stack.pop()[1]))
+            closing = stack.pop()[1]
+            if closing:
+                out.append(BlockToken(closing))
         if name == "text":
             content: str = node.meta.get("content", "")
             if pending is not None:  # a heading's, a paragraph's or a table cell's text
                 pending.content = content
                 if parent == "paragraph" and pending.map is not None:
                     # one content line per source line (Rust's end offset can overshoot
-                    # past tabs); the list is shared with the paragraph_open token
+                    # past tabs)
                     pending.map[1] = pending.map[0] + content.count("\n") + 1
                 pending = None
             elif parent == "list_item":  # a tight list item holds its text bare
                 first = bisect_left(newlines, start)
                 lines = [first, first + content.count("\n") + 1]
-                level = len(stack)
-                out.append(BlockToken(type="paragraph_open", map=lines, level=level))
-                out.append(BlockToken(type="inline", map=lines, content=content))
-                out.append(BlockToken(type="paragraph_close", level=level))
+                out.append(BlockToken("paragraph", lines, len(stack), content=content))
             else:
                 raise _Unsupported(f"text in {parent}")
             parent = "text"
@@ -178,11 +180,8 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
         parent = name
         level = len(stack)
         if name == "paragraph":
-            lines = [bisect_left(newlines, start), 0]
-            pending = BlockToken(type="inline", map=lines)
-            out.append(BlockToken(type="paragraph_open", map=lines, level=level))
+            pending = BlockToken("paragraph", [bisect_left(newlines, start), 0], level)
             out.append(pending)
-            out.append(BlockToken(type="paragraph_close", level=level))
         elif name == "list_item":
             info, markup = "", "-"
             m = _ORDERED.match(data, start)
@@ -218,11 +217,8 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             )
         elif name == "heading" or name == "lheading":
             span = _lines(srcmap, newlines)
-            tag = f"h{node.meta['level']}"
-            pending = BlockToken(type="inline", map=span)
-            out.append(BlockToken(type="heading_open", map=span, level=level, tag=tag))
+            pending = BlockToken("heading", span, level, f"h{node.meta['level']}")
             out.append(pending)
-            out.append(BlockToken(type="heading_close", level=level, tag=tag))
         elif name == "table":
             out.append(BlockToken(type="table_open", map=_lines(srcmap, newlines), level=level))
             stack.append((end, "table_close"))
@@ -239,6 +235,5 @@ def _flatten(root: Any, data: bytes, newlines: list[int]) -> list[BlockToken]:
             continue
         else:
             raise _Unsupported(name)
-    while stack:
-        out.append(BlockToken(type=stack.pop()[1]))
-    return [t for t in out if t.type]
+    out.extend(BlockToken(closing) for _, closing in reversed(stack) if closing)
+    return out

@@ -180,11 +180,17 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
             covered.append((tok.map[0], tok.map[1]))
             if t == "hr":
                 b.skip("rule", tok.map[0] + 1, tok.map[1])
-        if t in ("heading_open", "paragraph_open") and tok.map is not None and i + 1 < n:
+        if t == "paragraph" or t == "heading":  # a block and its text in one token (Rust)
+            step = 1
+        elif t == "paragraph_open" or t == "heading_open":  # open, inline, close (Python)
+            step = 3 if i + 1 < n else 0
+        else:
+            step = 0
+        if step and tok.map is not None:
             covered.append((tok.map[0], tok.map[1]))
-            raw = _inline_source(tokens[i + 1].content)
+            raw = _inline_source((tok if step == 1 else tokens[i + 1]).content)
             first, last = tok.map[0] + 1, tok.map[1]
-            if t == "heading_open":
+            if t[0] == "h":
                 if last > first and _SETEXT.fullmatch(b.lines[last - 1]):  # its underline
                     b.skip("markup", last, last)
                 title, tags = take_tags(clean_inline(_heading_source(raw)).strip())
@@ -197,7 +203,7 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                     title
                     and pending_prefix
                     and tok.level == 2 * len(prefixes)
-                    and not _alone_in_item(tokens, i + 3)
+                    and not _alone_in_item(tokens, i + step)
                 ):
                     b.heading(int(tok.tag[1:]), title, first, raw=raw)  # `- ## X`
                     b.heading_item()
@@ -210,7 +216,7 @@ def _walk(tokens: Sequence[Token], b: Builder, markers: dict[int, str]) -> list[
                     b.skip("empty_heading", first, last)
             else:
                 pending_prefix = _paragraph(b, raw, first, last, tok.level, pending_prefix)
-            i += 3
+            i += step
             continue
         if t == "list_item_open":
             if tok.map is not None and i + 1 < n and tokens[i + 1].type == "list_item_close":
