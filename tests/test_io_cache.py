@@ -90,21 +90,21 @@ def test_round_trip_and_damaged_entries(tmp_path: Path) -> None:
     path = cache.path(key)
     assert path == tmp_path / "ab" / f"{key}.msgpack.gz"
     frames = _frames(path)
-    assert len(frames) == 4  # the magic, the file's records, one batch of chunks, the seal
-    _write(path, frames[:2])  # the chunks gone and no seal: torn
+    assert len(frames) == 5  # the magic, one batch of chunks, the end, the file's records, the seal
+    _write(path, frames[:2])  # no end, no file records, no seal: torn
     assert cache.load(key) == (None, "torn")
-    _write(path, [frames[0], frames[1], frames[3]])  # the chunks gone, resealed as was
+    _write(path, [frames[0], *frames[2:]])  # the chunks gone, resealed as was
     assert cache.load(key) == (None, "its bytes do not match its checksum")
-    assert b"The Act applies." in frames[2]
-    forged = frames[2].replace(b"The Act applies.", b"The Act repeals.")  # never said
-    _write(path, [*frames[:2], forged, frames[3]])
+    assert b"The Act applies." in frames[1]
+    forged = frames[1].replace(b"The Act applies.", b"The Act repeals.")  # never said
+    _write(path, [frames[0], forged, *frames[2:]])
     assert cache.load(key) == (None, "its bytes do not match its checksum")
     _write(path, [*frames, b"\x00"])
     assert cache.load(key) == (None, "bytes after its seal")
-    other = msgspec.msgpack.decode(frames[1][4:])
+    other = msgspec.msgpack.decode(frames[3][4:])
     other["notechunk"] = "0" + other["notechunk"]
     head = msgspec.msgpack.encode(other)
-    _write(path, [frames[0], len(head).to_bytes(4, "big") + head, *frames[2:]])
+    _write(path, [*frames[:3], len(head).to_bytes(4, "big") + head, frames[4]])
     assert cache.load(key) == (None, "written by another notechunk version")
     cache.put(key, result)
     whole = path.read_bytes()
@@ -130,23 +130,25 @@ def test_a_large_entry_streams_in_batches(tmp_path: Path) -> None:
     result = FileResult(source="s.csv", chunks=chunks)
     key = "cd" + "1" * 62
     cache.put(key, result)
-    assert len(_frames(cache.path(key))) == 3 + 3  # magic, head, three batches, seal
+    assert len(_frames(cache.path(key))) == 1 + 3 + 3  # magic, three batches, end, head, seal
     assert cache.get(key) == result
 
 
 def _frames(path: Path) -> list[bytes]:
-    """An entry's decompressed bytes cut where `put` writes: the magic, each record with
-    its length, the seal (its zero length and digest)."""
+    """An entry's decompressed bytes cut where the writer writes: the magic, each chunk
+    batch with its length, the end (a zero length), the file's records with their length,
+    the seal (the digest)."""
     data = gzip.decompress(path.read_bytes())
     assert data.startswith(MAGIC)
     frames, at = [MAGIC], len(MAGIC)
-    while True:
-        size = int.from_bytes(data[at : at + 4], "big")
-        if size == 0:
-            frames.append(data[at:])
-            return frames
+    while (size := int.from_bytes(data[at : at + 4], "big")) != 0:
         frames.append(data[at : at + 4 + size])
         at += 4 + size
+    frames.append(data[at : at + 4])
+    at += 4
+    size = int.from_bytes(data[at : at + 4], "big")
+    frames += [data[at : at + 4 + size], data[at + 4 + size :]]
+    return frames
 
 
 def _write(path: Path, frames: list[bytes]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from notechunk.chunk import FileResult
 from notechunk.config import Config
 from notechunk.discover import discover
-from notechunk.perfile import Tools, process_batch, process_markdown
+from notechunk.perfile import Tools, file_outcomes, join_parts, process_batch, process_markdown
 from notechunk.textio import FALLBACK_FLAG
 
 CFG = Config()
@@ -75,3 +75,25 @@ def test_a_txt_note_is_plain_text_never_code() -> None:
     assert "```" not in c.text and c.title == "osmosis" and c.lines == (1, 3)
     (as_md,) = md(data, "bio/osmosis.md").chunks
     assert "```" in as_md.text  # the same bytes as Markdown: indented code
+
+
+def test_a_sheet_in_parts_is_cached_whole_and_joins_to_the_batch_result(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    rows = "".join(f"Pass {k},Ladakh {k},{4000 + k} m,an old trade route {k}\n" for k in range(9))
+    (src / "p.csv").write_text("Pass,State,Altitude,Note\n" + rows)
+    files = list(discover(src).files)
+    parts = list(file_outcomes(files, CFG, tmp_path / "cache", "k", every=4))
+    assert [o.more for o in parts] == [True, True, True, False]
+    assert [len(o.result.chunks) for o in parts] == [4, 4, 1, 0]  # the rows, then the rest
+    assert not parts[0].result.reports and parts[-1].result.reports
+    (whole,) = process_batch(files, CFG, None, "k")
+    assert join_parts("p.csv", [o.result for o in parts]) == whole.result
+    (cached,) = list((tmp_path / "cache").rglob("*.msgpack.gz"))
+    hit = process_batch(files, CFG, tmp_path / "cache", "k")
+    assert [o.result for o in hit] == [whole.result]  # the entry written part by part
+    cut = replace(CFG, sheets=replace(CFG.sheets, max_rows=5))  # truncated: an error
+    errs = list(file_outcomes(files, cut, tmp_path / "cut", "k", every=4))
+    assert errs[-1].result.errors
+    assert not list((tmp_path / "cut").rglob("*.msgpack.gz*"))  # not kept, no temporary left
+    assert cached.is_file()

@@ -1,3 +1,4 @@
+import csv
 import tempfile
 import zipfile
 from dataclasses import replace
@@ -13,7 +14,7 @@ from notechunk.errors import InputError
 from notechunk.perfile import process_sheet
 from notechunk.sheets import process_sheet_file, suggest_templates
 from notechunk.sheets.isolate import run_isolated
-from notechunk.sheets.runner import SheetFileResult
+from notechunk.sheets.runner import SheetFileResult, sheet_file_parts
 from sheets_helpers import abort_now, sleep_long, write_xlsx
 
 CFG = Config()
@@ -474,3 +475,45 @@ def test_a_row_of_only_mnemonics_and_tags_is_discarded_not_emptied(tmp_path: Pat
     (row,) = res.discarded
     assert row.rule == "empty_after_cleaning" and row.row == 2
     assert res.reports[0].data_rows == len(res.chunks) + len(res.discarded)
+
+
+# ---------------------------------------------------------------- a sheet in parts
+
+
+def write_csv(path: Path, rows: list[list[object]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.lists(cell, min_size=0, max_size=4), min_size=0, max_size=40),
+    st.integers(1, 5),
+)
+def test_a_sheet_in_parts_is_the_sheet_whole(rows: list[list[object]], every: int) -> None:
+    """Parts of about `every` row pieces, joined, are the whole result (a group header
+    taken back at the end still reaches the pieces it had been given: they wait), and the
+    discarded rows and reports come last."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_csv(Path(tmp) / "g.csv", [["Name", "Value", "Note"], *rows])
+        whole = process_sheet_file(path, "g.csv", CFG)
+        parts = list(sheet_file_parts(path, "g.csv", CFG, every))
+    assert [p for part in parts for p in part.pieces] == whole.pieces
+    assert parts[-1].discarded == whole.discarded and parts[-1].reports == whole.reports
+    assert not any(part.discarded or part.reports or part.errors for part in parts[:-1])
+    assert all(part.pieces for part in parts[:-1])
+
+
+def test_a_long_sheet_leaves_in_blocks_and_a_doubtful_group_waits(tmp_path: Path) -> None:
+    facts = [[f"Dam {k}", f"{k} m", f"built on river {k}"] for k in range(10)]
+    rows = [["Dam", "Height", "Note"], *facts[:4], ["Jhelum River"], *facts[4:]]
+    parts = list(sheet_file_parts(write_csv(tmp_path / "d.csv", rows), "d.csv", CFG, 2))
+    # one group header in mid-sheet stays doubtful to the end: its rows wait, then lose it
+    assert [len(p.pieces) for p in parts] == [2, 2, 6, 0]
+    assert all(p.group is None for p in parts[2].pieces)
+    rows = [["Dam", "Height", "Note"], ["Indus"], *facts[:4], ["Jhelum River"], *facts[4:]]
+    parts = list(sheet_file_parts(write_csv(tmp_path / "e.csv", rows), "e.csv", CFG, 2))
+    # a group first below the header is confirmed at once: its rows leave as they come
+    assert [len(p.pieces) for p in parts] == [2, 2, 2, 2, 2, 0]
+    assert [p.group for p in parts[2].pieces] == ["Jhelum River"] * 2

@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from notechunk._proc import TimeLimitExceeded, time_limit
-from notechunk.chunk import FileError, FileResult, Pieces
+from notechunk.chunk import (
+    Chunk,
+    DiscardedRow,
+    FileError,
+    FileResult,
+    LineAccount,
+    Pieces,
+    SheetReport,
+)
 from notechunk.config import Config
 from notechunk.discover import TEXT_EXTENSIONS, SourceFile
 from notechunk.enrich import get_finder
@@ -31,8 +40,8 @@ from notechunk.markdown.plaintext import plain_as_markdown
 from notechunk.markdown.sections import BlockParser, make_block_parser
 from notechunk.segment import get_segmenter
 from notechunk.segment.base import Segmenter
-from notechunk.sheets import process_sheet_file
 from notechunk.sheets.plain import plain_rows
+from notechunk.sheets.runner import sheet_file_parts
 from notechunk.textio import decode_text, open_regular, read_regular, read_text, source_lines
 from notechunk.tokens import TokenCounter, counter_for
 
@@ -64,6 +73,7 @@ class FileOutcome:
     result: FileResult
     key: str | None
     note: str | None = None
+    more: bool = False  # a part of the file's result, more parts follow (`file_outcomes`)
 
 
 def failed(rel: str, stage: str, reason: str) -> FileResult:
@@ -139,28 +149,75 @@ def process_sheet(
     path: Path, rel: str, cfg: Config, tokens: TokenCounter | None = None
 ) -> FileResult:
     """One spreadsheet file (read in an isolated worker, or streamed for CSV) to chunks."""
-    res = process_sheet_file(path, rel, cfg)
-    pieces = Pieces(source=rel, source_type="spreadsheet", pieces=tuple(res.pieces))
+    return join_parts(rel, sheet_parts(path, rel, cfg, tokens))
+
+
+SHEET_PART = 8_192
+"""Rows a sheet's result leaves in (`sheet_parts`): a million-row sheet is never held."""
+
+
+def sheet_parts(
+    path: Path, rel: str, cfg: Config, tokens: TokenCounter | None = None, every: int = 0
+) -> Iterator[FileResult]:
+    """A spreadsheet's result in parts: chunks of about `every` rows (0: a sheet at a
+    time) finished as they are read, the discarded rows, reports and errors last."""
+    # each part finished alone: a row's id hashes its sheet and row, unique in the file,
+    # so no id of one part can meet one of another (finish_file's suffixes are for windows)
+    for part in sheet_file_parts(path, rel, cfg, every):
+        pieces = Pieces(source=rel, source_type="spreadsheet", pieces=tuple(part.pieces))
+        yield FileResult(
+            source=rel,
+            chunks=finish_file(pieces, cfg, tokens) if part.pieces else (),
+            discarded=tuple(part.discarded),
+            reports=tuple(part.reports),
+            errors=tuple(part.errors),
+        )
+
+
+def join_parts(rel: str, parts: Iterable[FileResult]) -> FileResult:
+    """One file's result from its parts, in order."""
+    chunks: list[Chunk] = []
+    discarded: list[DiscardedRow] = []
+    reports: list[SheetReport] = []
+    errors: list[FileError] = []
+    accounts: list[LineAccount] = []
+    for r in parts:
+        chunks += r.chunks
+        discarded += r.discarded
+        reports += r.reports
+        errors += r.errors
+        accounts += r.accounts
     return FileResult(
         source=rel,
-        chunks=finish_file(pieces, cfg, tokens),
-        discarded=tuple(res.discarded),
-        reports=tuple(res.reports),
-        errors=tuple(res.errors),
+        chunks=tuple(chunks),
+        discarded=tuple(discarded),
+        reports=tuple(reports),
+        errors=tuple(errors),
+        accounts=tuple(accounts),
     )
 
 
 def process_file(f: SourceFile, data: bytes | None, cfg: Config, tools: Tools) -> FileResult:
     """One file to its result, by its kind. `data` is the file's bytes for a Markdown file
     (None: read here); a spreadsheet's reader opens the file itself, in a stream."""
+    return join_parts(f.rel, file_parts(f, data, cfg, tools))
+
+
+def file_parts(
+    f: SourceFile, data: bytes | None, cfg: Config, tools: Tools, every: int = 0
+) -> Iterator[FileResult]:
+    """`process_file` in parts: a sheet's rows in blocks of about `every` (`sheet_parts`;
+    0: a sheet at a time), a Markdown file whole."""
     if f.kind == "spreadsheet":
-        return process_sheet(f.path, f.rel, cfg, tools.tokens)
+        yield from sheet_parts(f.path, f.rel, cfg, tools.tokens, every)
+        return
     if data is None:
         try:
             data = read_regular(f.path, f.rel, markdown_limit(cfg))
         except InputError as exc:
-            return failed(f.rel, "read", exc.reason)
-    return process_markdown(f.rel, data, cfg, tools, hierarchy=f.hierarchy, refs=f.refs)
+            yield failed(f.rel, "read", exc.reason)
+            return
+    yield process_markdown(f.rel, data, cfg, tools, hierarchy=f.hierarchy, refs=f.refs)
 
 
 def refs_key(cfg_key: str, refs: tuple[tuple[str, str], ...]) -> str:
@@ -205,15 +262,36 @@ def process_files(files: Iterable[SourceFile], cfg: Config) -> Iterator[FileResu
 def process_batch(
     files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
 ) -> list[FileOutcome]:
-    """Process files in order; results without errors are cached under `cache_root`."""
+    """Process files in order, each result whole; results without errors are cached
+    under `cache_root` (`file_outcomes`)."""
+    out: list[FileOutcome] = []
+    parts: list[FileResult] = []
+    for o in file_outcomes(files, cfg, cache_root, cfg_key):
+        parts.append(o.result)
+        if not o.more:
+            whole = parts[0] if len(parts) == 1 else join_parts(o.result.source, parts)
+            out.append(FileOutcome(whole, o.key, o.note))
+            parts = []
+    return out
+
+
+def file_outcomes(
+    files: Iterable[SourceFile],
+    cfg: Config,
+    cache_root: Path | None,
+    cfg_key: str,
+    every: int = 0,
+) -> Iterator[FileOutcome]:
+    """Each file's outcome in order, a sheet's in parts of about `every` rows (0: whole)
+    marked `more` but the last, so the caller can let each part go; a result without
+    errors is cached under `cache_root` as its parts pass (`Cache.writer`)."""
     tools = Tools.load(cfg)
     cache = Cache(cache_root) if cache_root is not None else None
-    out: list[FileOutcome] = []
     for f in files:
         try:
             data, key = read_input(f, cfg, cfg_key)
         except InputError as exc:
-            out.append(FileOutcome(failed(f.rel, "read", exc.reason), None))
+            yield FileOutcome(failed(f.rel, "read", exc.reason), None)
             continue
         note = None
         if cache is not None:
@@ -221,16 +299,23 @@ def process_batch(
             if hit is not None:
                 why = fits(hit, f.rel, _line_count(data))
                 if why is None:
-                    out.append(FileOutcome(hit, key))
+                    yield FileOutcome(hit, key)
                     continue
             if why is not None:
                 note = f"{cache.path(key)}: cache entry of {f.rel} not used ({why}); redone"
-        result = process_file(f, data, cfg, tools)
-        del data
-        if cache is not None and not result.errors:
-            cache.put(key, result)
-        out.append(FileOutcome(result, key, note))
-    return out
+        with ExitStack() as stack:
+            entry = stack.enter_context(cache.writer(key, f.rel)) if cache is not None else None
+            parts = file_parts(f, data, cfg, tools, every)
+            del data
+            part = next(parts)
+            for later in parts:
+                if entry is not None:
+                    entry.add(part)
+                yield FileOutcome(part, key, more=True)
+                part = later
+            if entry is not None:
+                entry.add(part)
+            yield FileOutcome(part, key, note)
 
 
 def _line_count(data: bytes | None) -> int | None:

@@ -225,8 +225,10 @@ def spill(
             if inputs is None:
                 counted = glossary_stats(r.chunks)
                 inputs = FileInputs(None, counted, defined_in(counted))
-            if cfg.enrich.acronyms and inputs.defines:
-                owns[r.source] = inputs.defines
+            if cfg.enrich.acronyms and inputs.defines:  # a sheet's parts: the first given wins
+                own = owns.setdefault(r.source, {})
+                for acronym, long in inputs.defines.items():
+                    own.setdefault(acronym, long)
             stats.append(inputs.glossary)
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]

@@ -10,13 +10,13 @@ callback type.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from notechunk.config import Config
 from notechunk.corpus.inputs import FileInputs, file_inputs
 from notechunk.discover import SourceFile
-from notechunk.perfile import FileOutcome, process_batch
+from notechunk.perfile import SHEET_PART, FileOutcome, file_outcomes, process_batch
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): called as work finishes."""
@@ -61,3 +61,13 @@ def process_with_inputs(
     """The map step of every engine: `perfile.process_batch`, then each outcome's pass
     inputs (`corpus.inputs.file_inputs`), in the worker."""
     return [(o, file_inputs(o.result)) for o in process_batch(files, cfg, cache_root, cfg_key)]
+
+
+def stream_with_inputs(
+    files: Iterable[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
+) -> Iterator[Processed]:
+    """The map step in this process, lazily: a sheet's outcome in parts of `SHEET_PART`
+    rows (`FileOutcome.more` on all but the last), each with its pass inputs, so the
+    caller spills a huge sheet part by part and never holds it whole."""
+    for o in file_outcomes(files, cfg, cache_root, cfg_key, every=SHEET_PART):
+        yield o, file_inputs(o.result)

@@ -40,7 +40,13 @@ from notechunk.corpus.spill import (
     spill,
 )
 from notechunk.discover import SourceFile
-from notechunk.engines import Processed, Progress, batches, process_with_inputs
+from notechunk.engines import (
+    Processed,
+    Progress,
+    batches,
+    process_with_inputs,
+    stream_with_inputs,
+)
 from notechunk.enrich.glossary import Glossary
 
 
@@ -56,17 +62,18 @@ def process_files(
 ) -> Iterator[Processed]:
     """One outcome per file with its pass inputs, in the order of `files` whatever the
     number of workers, yielded as each batch finishes (so the caller can spill it and let
-    it go). `pool`: the engine's workers (a pool of `workers` is made here when None)."""
+    it go); in this process (one worker, or one batch) a sheet's outcome comes in parts
+    (`FileOutcome.more`). `pool`: the engine's workers (made here when None)."""
     total = len(files)
     done = 0
     parts = batches(files, workers)
-    if workers <= 1 or len(parts) <= 1:
-        for part in parts:
-            outcomes = process_with_inputs(part, cfg, cache_root, cfg_key)
-            done += len(outcomes)
-            if progress:
-                progress("chunk", done, total)
-            yield from outcomes
+    if workers <= 1 or len(parts) <= 1:  # here, a sheet in parts as it is read
+        for processed in stream_with_inputs(files, cfg, cache_root, cfg_key):
+            yield processed
+            if not processed[0].more:
+                done += 1
+                if progress:
+                    progress("chunk", done, total)
         return
     ahead = 2 * workers  # batches in flight: finished results wait for the caller, so
     # a window bounds what piles up when the caller (spilling) is slower than the pool
@@ -128,9 +135,10 @@ def gather(
                 progress=progress,
                 pool=pool,
             ):
-                keys.append((outcome.result.source, outcome.key))
-                if outcome.note:
-                    notes.append(outcome.note)
+                if not outcome.more:  # a file's last part
+                    keys.append((outcome.result.source, outcome.key))
+                    if outcome.note:
+                        notes.append(outcome.note)
                 yield outcome.result, inputs
 
         expand = expand_here if pool is None else expand_pooled(pool)
@@ -182,6 +190,7 @@ def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:
             yield from score_stored(index, store)
             return
         save_index(index, index_folder)
+        del index  # the workers map the saved one: this process lets its copy go
         futures = [
             pool.submit(score_file, path, first, index_folder) for path, first in store.files()
         ]

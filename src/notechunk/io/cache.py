@@ -7,11 +7,12 @@ nothing else is. Entries are written as files finish, so an interrupted run resu
 
 An entry is one gzip stream (level 1: the cache is written on every cold run and read on
 every warm one, so speed beats the last few bytes) of msgspec msgpack records, each behind
-its length (4 bytes, big-endian): the file's source, discarded rows, sheet reports, errors,
-chunk count and the notechunk version that wrote it, then the chunks in batches (typed both
-ways), then a zero length and the sha256 of every byte before it (the seal). It is written
-and read as a stream, so a million-row sheet's entry is never one document in memory; it is
-a fifth of the JSON lines it replaces.
+its length (4 bytes, big-endian): the chunks in batches (typed both ways), a zero length,
+then the file's source, discarded rows, sheet reports, errors, chunk count and the
+notechunk version that wrote it, then the sha256 of every byte before it (the seal). It is
+written as the file's result passes in parts (`Cache.writer`; what is known only at the
+end comes last), so a million-row sheet's entry is never one document in memory; it is a
+fifth of the JSON lines it replaces.
 
 Nothing read back is believed: `Cache.load` returns a result only when its seal matches,
 its version is this one and it fits the file it claims to be (`fits`: its source, every
@@ -26,6 +27,8 @@ import hashlib
 import os
 import struct
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -36,7 +39,6 @@ from notechunk._version import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, LineAccount, SheetReport
 from notechunk.config import Config, OutputConfig, to_toml
 from notechunk.errors import UsageError
-from notechunk.io.jsonio import atomic_open
 from notechunk.io.outdir import open_own
 
 CACHE_DIR = ".cache"
@@ -78,7 +80,7 @@ def file_key_of(fh: BinaryIO, rel: str, cfg_key: str) -> str:
     return h.hexdigest()
 
 
-MAGIC = b"notechunk-cache/2\n"  # the format; an entry of another is not read
+MAGIC = b"notechunk-cache/3\n"  # the format; an entry of another is not read
 _LEN = struct.Struct(">I")
 _LEVEL = 1
 _MAX_RECORD = 1 << 30  # a length past this is damage, not a record to allocate
@@ -137,16 +139,16 @@ class Cache:
                 if fh.read(len(MAGIC)) != MAGIC:
                     return None, "not an entry"
                 h.update(MAGIC)
-                first = _record(fh, h)
-                head = msgspec.msgpack.decode(first) if first is not None else None
-                if not isinstance(head, dict):
-                    return None, "not an entry"
-                if head.get("notechunk") != __version__:
-                    return None, "written by another notechunk version"
                 dec = msgspec.msgpack.Decoder(list[Chunk])
                 chunks: list[Chunk] = []
                 while (batch := _record(fh, h)) is not None:
                     chunks.extend(dec.decode(batch))
+                last = _record(fh, h)
+                head = msgspec.msgpack.decode(last) if last is not None else None
+                if not isinstance(head, dict):
+                    return None, "not an entry"
+                if head.get("notechunk") != __version__:
+                    return None, "written by another notechunk version"
                 seal = fh.read(h.digest_size)
                 if fh.read(1):
                     return None, "bytes after its seal"
@@ -172,32 +174,107 @@ class Cache:
 
     def put(self, key: str, result: FileResult) -> None:
         """Store a result, sealed; a cache that cannot be written (disk full) costs speed."""
-        head = encode_result(replace(result, chunks=()))
-        del head["chunks"]
-        head["n"] = len(result.chunks)
-        head["notechunk"] = __version__
-        enc = msgspec.msgpack.Encoder()
-        h = hashlib.sha256()
+        with self.writer(key, result.source, errors_ok=True) as entry:
+            entry.add(result)
 
-        def write(fh: gzip.GzipFile, data: bytes) -> None:
-            h.update(data)
-            fh.write(data)
-
+    @contextmanager
+    def writer(self, key: str, source: str, errors_ok: bool = False) -> Iterator[EntryWriter]:
+        """An entry written as a file's result passes in parts (`EntryWriter.add`), kept
+        only when the block ends normally and (unless `errors_ok`) no part had errors: a
+        file that failed is tried again next run."""
+        entry = EntryWriter(self.path(key), source, errors_ok)
         try:
-            with (
-                atomic_open(self.path(key), durable=False) as raw,
-                gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=_LEVEL, mtime=0) as fh,
-            ):
-                write(fh, MAGIC)
-                first = enc.encode(head)
-                write(fh, _LEN.pack(len(first)) + first)
-                for lo in range(0, len(result.chunks), _WRITE_BATCH):
-                    batch = enc.encode(result.chunks[lo : lo + _WRITE_BATCH])
-                    write(fh, _LEN.pack(len(batch)) + batch)
-                write(fh, _LEN.pack(0))
-                fh.write(h.digest())
-        except (OSError, UnicodeEncodeError, TypeError, OverflowError):
+            yield entry
+        except BaseException:
+            entry.abandon()
+            raise
+        entry.close()
+
+
+_FAILS = (OSError, UnicodeEncodeError, TypeError, OverflowError)
+"""What writing an entry may raise: a cache that cannot be written (disk full) or a value
+msgpack cannot hold costs speed, never the run, so the entry is dropped."""
+
+
+class EntryWriter:
+    """One cache entry being written (to a temporary file, moved into place at `close`):
+    chunk batches as the parts arrive, the rest at the end."""
+
+    def __init__(self, path: Path, source: str, errors_ok: bool = False) -> None:
+        self.path, self.source, self.errors_ok = path, source, errors_ok
+        self.tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+        self.h = hashlib.sha256()
+        self.enc = msgspec.msgpack.Encoder()
+        self.n = 0
+        self.discarded: list[DiscardedRow] = []
+        self.reports: list[SheetReport] = []
+        self.accounts: list[LineAccount] = []
+        self.errors: list[FileError] = []
+        self.fh: gzip.GzipFile | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.fh = gzip.GzipFile(self.tmp, mode="wb", compresslevel=_LEVEL, mtime=0)
+            self._write(MAGIC)
+        except _FAILS:
+            self.abandon()
+
+    def _write(self, data: bytes) -> None:
+        assert self.fh is not None
+        self.h.update(data)
+        self.fh.write(data)
+
+    def add(self, part: FileResult) -> None:
+        """The next part of the file's result."""
+        self.discarded += part.discarded
+        self.reports += part.reports
+        self.accounts += part.accounts
+        self.errors += part.errors
+        if self.errors and not self.errors_ok:
+            self.abandon()
+        if self.fh is None:
+            return
+        try:
+            for lo in range(0, len(part.chunks), _WRITE_BATCH):
+                batch = self.enc.encode(part.chunks[lo : lo + _WRITE_BATCH])
+                self._write(_LEN.pack(len(batch)) + batch)
+        except _FAILS:
+            self.abandon()
+        self.n += len(part.chunks)
+
+    def close(self) -> None:
+        """Seal the entry and move it into place (unless it was abandoned)."""
+        if self.fh is None:
+            return
+        head = encode_result(
+            FileResult(
+                source=self.source,
+                discarded=tuple(self.discarded),
+                reports=tuple(self.reports),
+                accounts=tuple(self.accounts),
+                errors=tuple(self.errors),
+            )
+        )
+        del head["chunks"]
+        head["n"] = self.n
+        head["notechunk"] = __version__
+        try:
+            last = self.enc.encode(head)
+            self._write(_LEN.pack(0) + _LEN.pack(len(last)) + last)
+            self.fh.write(self.h.digest())
+            self.fh.close()
+            os.replace(self.tmp, self.path)
+        except _FAILS:
+            self.abandon()
+
+    def abandon(self) -> None:
+        """Drop the entry: the temporary file is removed, no entry is left."""
+        fh, self.fh = self.fh, None
+        try:
+            if fh is not None:
+                fh.close()
+        except OSError:
             pass
+        self.tmp.unlink(missing_ok=True)
 
 
 def fits(result: FileResult, rel: str, n_lines: int | None) -> str | None:

@@ -59,11 +59,20 @@ class GroupTracker:
             self._chunks.append(index)
         return self.current
 
-    def settle(self, pieces: list[Piece], discarded: list[DiscardedRow]) -> None:
-        """At the end of the sheet: take back a group that stayed unconfirmed."""
+    def held_from(self) -> int | None:
+        """The index of the first row piece whose group may still be taken back (None:
+        none may): pieces before it are final and can leave the sheet."""
+        if self._confirmed or not self._chunks:
+            return None
+        return self._chunks[0]
+
+    def settle(self, pieces: list[Piece], discarded: list[DiscardedRow], base: int = 0) -> None:
+        """At the end of the sheet: take back a group that stayed unconfirmed (`pieces`
+        holds the row pieces from index `base` on: those before it have left)."""
+        held, self._chunks = self._chunks, []  # settled: every piece is final
         if self._confirmed or self._discarded is None:
             return
-        for i in self._chunks:
-            pieces[i] = replace(pieces[i], group=None)
+        for i in held:
+            pieces[i - base] = replace(pieces[i - base], group=None)
         row = discarded[self._discarded]
         discarded[self._discarded] = replace(row, explanation=row.explanation.removesuffix(CARRIED))

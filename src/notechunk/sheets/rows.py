@@ -56,14 +56,15 @@ class SheetRows:
         header: Header,
         template: Template | None,
         zone: dict[tuple[str, ...], int],
-        pieces: list[Piece],
         discarded: list[DiscardedRow],
         tally: Tally,
         title: str | None = None,
     ) -> None:
         self.sheet, self.rel, self.cfg, self.header = sheet, rel, cfg, header
         self.context = (title,) if title else ()  # the sheet's title: every row's context
-        self.zone, self.pieces, self.discarded, self.t = zone, pieces, discarded, tally
+        self.zone, self.discarded, self.t = zone, discarded, tally
+        self.pieces: list[Piece] = []  # the row pieces not yet taken (`take`)
+        self.taken = 0  # row pieces taken before them
         self.names = header.names
         self.template = template
         self.bound: BoundTemplate | None = (
@@ -98,10 +99,14 @@ class SheetRows:
             ),
         )
 
-    def body(self, rows: Iterator[SheetRow]) -> None:
+    def body(self, rows: Iterator[SheetRow], every: int = 0) -> Iterator[list[Piece]]:
+        """Read the rows below the header; every `every` row pieces (0: never), yield
+        those that are final (`take`), so a long sheet leaves in blocks."""
         limit = self.cfg.sheets.max_rows
         below = 0
         for row in rows:
+            if every and len(self.pieces) >= every and (ready := self.take()):
+                yield ready
             if not any(row.cells):
                 self.t.blank += 1
                 continue
@@ -115,7 +120,17 @@ class SheetRows:
             self._row(row)
 
     def settle(self) -> None:
-        self.groups.settle(self.pieces, self.discarded)
+        self.groups.settle(self.pieces, self.discarded, self.taken)
+
+    def take(self) -> list[Piece]:
+        """The row pieces made since the last take whose group is final (all of them
+        after `settle`), removed from the sheet."""
+        held = self.groups.held_from()
+        n = len(self.pieces) if held is None else held - self.taken
+        out = self.pieces[:n]
+        del self.pieces[:n]
+        self.taken += n
+        return out
 
     def _row(self, row: SheetRow) -> None:
         self._fit(row)
@@ -167,7 +182,7 @@ class SheetRows:
                 section_path=self.context,
                 sheet=self.sheet,
                 row=row.number,
-                group=self.groups.chunk(len(self.pieces)),
+                group=self.groups.chunk(self.taken + len(self.pieces)),
                 flags=tuple(flags),
                 template=used,
                 full=len(row.cells) >= len(self.names) and all(row.cells),

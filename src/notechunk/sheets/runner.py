@@ -60,6 +60,22 @@ class SheetFileResult:
 def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
     """Row pieces of every visible sheet of `path` (`rel`: its POSIX path relative to SRC)."""
     out = SheetFileResult()
+    for part in sheet_file_parts(path, rel, cfg):
+        out.pieces.extend(part.pieces)
+        out.discarded.extend(part.discarded)
+        out.reports.extend(part.reports)
+        out.errors.extend(part.errors)
+    return out
+
+
+def sheet_file_parts(
+    path: Path, rel: str, cfg: Config, every: int = 0
+) -> Iterator[SheetFileResult]:
+    """`process_sheet_file` in parts: row pieces in blocks of about `every` (0: each sheet
+    whole) as they are final, so a huge sheet is never held whole; the discarded rows,
+    sheet reports and errors in the last part (a discarded row may still change until
+    its sheet ends)."""
+    out = SheetFileResult()
     try:
         open_regular(path, rel).close()  # a FIFO or device is refused here, not waited on
         sheets = read_text_sheet(path, rel, cfg.sheets)
@@ -67,16 +83,25 @@ def process_sheet_file(path: Path, rel: str, cfg: Config) -> SheetFileResult:
             sheets = read_isolated(path, rel, cfg)
         with closing(sheets):  # a failure mid-sheet still ends the worker and its folder
             for sheet in sheets:
-                _process_sheet(sheet, rel, cfg, out)
-    except InputError as exc:
-        out.errors.append(FileError(source=rel, stage="read", reason=exc.reason))
-    except OSError as exc:
-        reason = f"cannot read file ({exc.strerror or exc})"
-        return SheetFileResult(errors=[FileError(source=rel, stage="read", reason=reason)])
-    return out
+                for pieces in _process_sheet(sheet, rel, cfg, out, every):
+                    yield SheetFileResult(pieces=pieces)
+    except (InputError, OSError) as exc:
+        out.errors.append(FileError(source=rel, stage="read", reason=_reason(exc)))
+    yield out
 
 
-def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult) -> None:
+def _reason(exc: InputError | OSError) -> str:
+    if isinstance(exc, InputError):
+        return exc.reason
+    return f"cannot read file ({exc.strerror or exc})"
+
+
+def _process_sheet(
+    sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult, every: int
+) -> Iterator[list[Piece]]:
+    """One sheet's row pieces, in blocks (`SheetRows.body`); its discarded rows and report
+    go to `out`. A limit hit mid-sheet still yields the pieces before it, then raises."""
+
     def report(status: str, header_row: int | None, t: Tally, note: str) -> None:
         out.reports.append(
             SheetReport(
@@ -136,22 +161,25 @@ def _process_sheet(sheet: RawSheet, rel: str, cfg: Config, out: SheetFileResult)
         header,
         template,
         zone,
-        out.pieces,
         out.discarded,
         t,
         title=sheet_title(above),
     )
+    failure: InputError | OSError | None = None
     try:
         for row in above:
             sheet_rows.above_header(row)
-        sheet_rows.body(chain(head[last + 1 :], rows))
+        yield from sheet_rows.body(chain(head[last + 1 :], rows), every)
         if stop is not None:
             raise stop
-    except InputError as exc:
-        report("failed", header.row, t, exc.reason)
-        raise
-    finally:
-        sheet_rows.settle()
+    except (InputError, OSError) as exc:  # the figures so far, the rows read kept
+        report("failed", header.row, t, _reason(exc))
+        failure = exc
+    sheet_rows.settle()
+    if rest := sheet_rows.take():
+        yield rest
+    if failure is not None:
+        raise failure
     note = _note(header, len(above) - sum(1 for r in above if not any(r.cells)))
     if indexed:
         index = "column 1 (no name; 0, 1, 2, ...: a row index) left out of the rows' text"

@@ -104,7 +104,9 @@ def scores(
 
     stats = merge_stats(counted())
     index = build_index(store.blocks(), stats)
-    per_doc = list(score_blocks(index, store))
+    blocks = score_blocks(index, store)
+    del index  # `score_blocks` holds it as long as it needs it (a pool's: until saved)
+    per_doc = list(blocks)
     return chunk_scores(np.concatenate(per_doc) if per_doc else np.zeros(0), original)
 
 

@@ -222,6 +222,7 @@ def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
     indptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     all_keys = np.empty(int(indptr[-1]), dtype=np.int64)
     all_w = np.empty(int(indptr[-1]), dtype=np.float64)
+    all_docs = np.empty(int(indptr[-1]), dtype=np.int32)
     cursor = indptr[:-1].copy()
     for part in parts:
         tid, doc, w = part.tid, part.doc, part.w
@@ -230,6 +231,7 @@ def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
         at = cursor[tid] + np.arange(len(tid)) - np.repeat(starts, runs)
         all_keys[at] = tid * n + doc
         all_w[at] = w
+        all_docs[at] = doc
         cursor[tid[starts]] += runs
     bound = np.zeros(len(stats.terms), dtype=np.float64)
     filled = np.flatnonzero(sizes > 0)
@@ -239,7 +241,7 @@ def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
         stats=stats,
         idf=idf,
         indptr=indptr,
-        docs=(all_keys % n).astype(np.int32),
+        docs=all_docs,
         weights=all_w,
         keys=all_keys,
         bound=bound,
