@@ -232,7 +232,7 @@ try:
 except ImportError:
     _perfile = None
 if _perfile is not None and os.environ.get("ZQ_NODE_MARKS"):
-    _original = _perfile.process_file
+    _original = _perfile.file_parts
 
     def _marking(f, *args, **kwargs):
         import ray
@@ -243,7 +243,7 @@ if _perfile is not None and os.environ.get("ZQ_NODE_MARKS"):
             fh.write(f.rel + "\\n")
         return _original(f, *args, **kwargs)
 
-    _perfile.process_file = _marking
+    _perfile.file_parts = _marking
 """
 
 

@@ -1,12 +1,13 @@
 """Per-file work: one file's bytes and the config in, its finished chunks out.
 
-`process_file` is the one dispatch on a file's kind (Markdown or spreadsheet): it cuts the
-file into pieces with that kind's reader and finishes them (`finish.finish_file`), so
-everything a file contributes is complete before any corpus pass sees it. A bad file is a
-`FileError` in its result, never an exception. `Tools` are what a worker loads once for
-many files (segmenter, block parser, token counter, name finder); `process_batch` is the
-unit of parallel work, with the per-file cache around `process_file`. `plain_places` is
-the same dispatch for the eval's peers: a file as the plain documents they are given.
+`file_parts` is the one dispatch on a file's kind (Markdown or spreadsheet; `process_file`
+joins its parts): it cuts the file into pieces with that kind's reader and finishes them
+(`finish.finish_file`), so everything a file contributes is complete before any corpus
+pass sees it. A bad file is a `FileError` in its result, never an exception. `Tools` are
+what a worker loads once for many files (segmenter, block parser, token counter, name
+finder); `process_batch` is the unit of parallel work, with the per-file cache around
+`file_parts`. `plain_places` is the same dispatch for the eval's peers: a file as the
+plain documents they are given.
 """
 
 from __future__ import annotations
