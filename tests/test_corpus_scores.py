@@ -116,6 +116,50 @@ def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -
         assert higher + 1 <= rank <= higher + close + 1
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60))
+def test_a_weight_is_found_by_keys_or_by_term_runs_alike(seed: int, n_docs: int) -> None:
+    """`weights_at` by the small index's keys and by binary search in each term's run
+    (a large index has no keys) give every (term, doc) pair its posting's weight, 0 for a
+    pair the index does not hold, on lookups in any order with repeats."""
+    rng = random.Random(seed)
+    vocab = [f"w{k}" for k in range(rng.randint(2, 40))]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(1, 12))) for _ in range(n_docs)]
+    block = term_block([make_chunk(text=t, source="x.md", source_type="markdown") for t in texts])
+    index = bm25index.build_index([block], bm25index.CorpusStats.of_block(block))
+    assert index.keys is not None  # small: keyed
+    held = {
+        (t, int(d)): float(w)
+        for t in range(len(index.indptr) - 1)
+        for d, w in zip(
+            index.docs[index.indptr[t] : index.indptr[t + 1]],
+            index.weights[index.indptr[t] : index.indptr[t + 1]],
+            strict=True,
+        )
+    }
+    v = max(len(index.indptr) - 1, 1)
+    pairs = [(rng.randrange(v), rng.randrange(n_docs)) for _ in range(200)]
+    pairs += rng.sample(sorted(held), k=min(len(held), 50)) * 2
+    rng.shuffle(pairs)
+    tid = np.asarray([t for t, _ in pairs], dtype=np.int64)
+    doc = np.asarray([d for _, d in pairs], dtype=np.int64)
+    expected = [held.get(pair, 0.0) for pair in pairs]
+    assert bm25index.weights_at(index, tid, doc).tolist() == expected
+    assert bm25index.weights_at(replace(index, keys=None), tid, doc).tolist() == expected
+
+
+def test_an_index_without_keys_gives_the_same_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bm25index, "MAX_DF_SHARE", 1.0)  # every term usable: postings to find
+    chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(120)]
+    block = term_block(chunks)
+    keyed = bm25index.build_index([block], bm25index.CorpusStats.of_block(block))
+    assert keyed.keys is not None and len(keyed.keys) > 500
+    whole = retrieval_scores(chunks)
+    monkeypatch.setattr(bm25index, "KEYED_POSTINGS", 500)
+    assert bm25index.build_index([block], bm25index.CorpusStats.of_block(block)).keys is None
+    assert retrieval_scores(chunks) == whole
+
+
 def test_blocks_and_batches_give_the_same_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k}", k) for k in range(120)]
     whole = retrieval_scores(chunks)

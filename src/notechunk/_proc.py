@@ -8,6 +8,9 @@ file `<stdin>` that does not exist) a plain fork is used, which re-imports nothi
 there is no fork either, the error says to run from a script file. `quiet_worker` is what
 every worker runs first: Ctrl-C reaches the whole process group, and only the parent
 answers it (one line, exit 130), never each worker with its traceback.
+`release_freed_memory` hands the C heap's freed pages back to the system after a large
+pass (glibc keeps them otherwise: the score pass's statistics left the parent 190 MB
+above what it still held at a million rows).
 `time_limit` bounds the Markdown work of one file, like the sheet worker's limit: past it
 the file becomes one `FileError` and the run goes on.
 
@@ -93,3 +96,16 @@ def quiet_worker() -> None:
     """A worker's first step: Ctrl-C (SIGINT, sent to the whole process group) is the
     parent's to answer; the worker ends when the parent stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def release_freed_memory() -> None:
+    """Return the C heap's free pages to the system (glibc's `malloc_trim`), where there
+    is one; elsewhere nothing. glibc raises its mmap threshold as large arrays are freed,
+    so later arrays of up to 32 MB come from a heap that does not shrink by itself."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return
+    trim(0)

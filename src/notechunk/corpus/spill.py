@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from notechunk._proc import release_freed_memory
 from notechunk.chunk import (
     Chunk,
     DiscardedRow,
@@ -90,8 +91,11 @@ def _read_block(path: Path) -> TermBlock:
 
 def score_file(path: Path, offset: int, index_folder: Path) -> NDArray[np.float64]:
     """The third score step for one spilled block (its first document is `offset`),
-    against the index `bm25index.save_index` wrote: what a worker runs."""
-    return score_block(_read_block(path), load_index(index_folder), offset)
+    against the index `bm25index.save_index` wrote: what a worker runs. The worker hands
+    the block's freed memory back before its next task (`release_freed_memory`)."""
+    scored = score_block(_read_block(path), load_index(index_folder), offset)
+    release_freed_memory()
+    return scored
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from notechunk._proc import mp_context, quiet_worker
+from notechunk._proc import mp_context, quiet_worker, release_freed_memory
 from notechunk.chunk import FileError, FileResult
 from notechunk.config import Config
 from notechunk.corpus import Gathered
@@ -191,6 +191,7 @@ def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:
             return
         save_index(index, index_folder)
         del index  # the workers map the saved one: this process lets its copy go
+        release_freed_memory()  # and what the statistics and the index left in its heap
         futures = [
             pool.submit(score_file, path, first, index_folder) for path, first in store.files()
         ]

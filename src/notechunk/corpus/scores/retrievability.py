@@ -45,6 +45,7 @@ from notechunk.corpus.scores.bm25index import (
     Local,
     bm25_weights,
     localise,
+    weights_at,
 )
 from notechunk.corpus.scores.queries import Queries, block_queries
 from notechunk.corpus.scores.termblock import (
@@ -122,9 +123,7 @@ def rank_queries(index: Index, loc: Local, queries: Queries, offset: int) -> F64
             if not has.any():
                 break
             at = r_start[cq[has]] + j
-            look = rt[at] * n + cd[has]
-            found = np.minimum(np.searchsorted(index.keys, look), len(index.keys) - 1)
-            part[has] += np.where(index.keys[found] == look, index.weights[found], 0.0)
+            part[has] += weights_at(index, rt[at], cd[has])
             left[has] -= rb[at]
         ranks += np.bincount(cq[part >= own[cq]], minlength=nq)
     return ranks
