@@ -261,7 +261,8 @@ def fill_index(parts: Iterable[Postings], stats: CorpusStats) -> Index:
 def weights_at(index: Index, tid: I64, doc: I64) -> F64:
     """The weight of each (term, doc) pair, 0 where the doc does not hold the term: by
     the index's keys when it has them, else one binary search per pair within its
-    term's run, all pairs a step at a time."""
+    term's run, all pairs a step at a time, `_SEARCH_SLICE` pairs at once (each step's
+    arrays are a few per pair: a million pairs at once held 100 MB)."""
     docs = index.docs
     out = np.zeros(len(tid), dtype=np.float64)
     if len(tid) == 0 or len(docs) == 0:
@@ -272,6 +273,17 @@ def weights_at(index: Index, tid: I64, doc: I64) -> F64:
         found = index.keys[at] == look
         out[found] = index.weights[at[found]]
         return out
+    for first in range(0, len(tid), _SEARCH_SLICE):
+        part = slice(first, first + _SEARCH_SLICE)
+        out[part] = _weights_in_runs(index, tid[part], doc[part])
+    return out
+
+
+_SEARCH_SLICE = 1 << 17
+
+
+def _weights_in_runs(index: Index, tid: I64, doc: I64) -> F64:
+    docs = index.docs
     lo, end = index.indptr[tid], index.indptr[tid + 1]
     hi = end.copy()
     top = len(docs) - 1
@@ -282,8 +294,7 @@ def weights_at(index: Index, tid: I64, doc: I64) -> F64:
         hi = np.where(right, hi, mid)
     at = np.minimum(lo, top)
     found = (lo < end) & (docs[at] == doc)
-    out[found] = index.weights[at[found]]
-    return out
+    return np.where(found, index.weights[at], 0.0)
 
 
 _INDEX_ARRAYS = ("idf", "indptr", "docs", "weights", "bound")
