@@ -134,6 +134,40 @@ def test_a_large_entry_streams_in_batches(tmp_path: Path) -> None:
     assert cache.get(key) == result
 
 
+def test_an_entry_written_in_parts_is_kept_only_when_it_ends_well(tmp_path: Path) -> None:
+    """`Cache.writer`: the parts of a result read back as one; a part with errors, or an
+    exception in the block, leaves no entry and no temporary file (the file is redone)."""
+    cache = Cache(tmp_path)
+    parts = [
+        FileResult(
+            source="s.csv",
+            chunks=tuple(
+                make_chunk(text=f"r{k}", source="s.csv", source_type="spreadsheet", id=f"{k}")
+                for k in range(lo, lo + 3)
+            ),
+        )
+        for lo in (0, 3)
+    ]
+    good, bad, broken = ("ab" + str(k) * 62 for k in range(3))
+    with cache.writer(good, "s.csv") as entry:
+        for part in parts:
+            entry.add(part)
+    got = cache.get(good)
+    assert got is not None and got.chunks == parts[0].chunks + parts[1].chunks
+    failing = replace(parts[1], errors=(FileError(source="s.csv", stage="read", reason="cut"),))
+    with cache.writer(bad, "s.csv") as entry:
+        entry.add(parts[0])
+        entry.add(failing)
+    try:
+        with cache.writer(broken, "s.csv") as entry:
+            entry.add(parts[0])
+            raise OSError("mid-sheet")
+    except OSError:
+        pass
+    assert cache.get(bad) is None and cache.get(broken) is None
+    assert sorted(p.name for p in cache.path(good).parent.iterdir()) == [cache.path(good).name]
+
+
 def _frames(path: Path) -> list[bytes]:
     """An entry's decompressed bytes cut where the writer writes: the magic, each chunk
     batch with its length, the end (a zero length), the file's records with their length,
