@@ -12,12 +12,15 @@ from hypothesis import strategies as st
 from chunks import make_chunk
 from notechunk.chunk import Chunk
 from notechunk.io.jsonio import (
+    atomic_open,
     chunk_line,
     dumps,
     gzip_bytes,
     iter_chunks_gz,
     jsonl_bytes,
     read_jsonl,
+    temp_beside,
+    temp_pattern,
     write_json,
     write_jsonl,
 )
@@ -37,6 +40,19 @@ def test_write_json_is_atomic_and_readable(tmp_path: Path) -> None:
     write_json(path, {"z": 1, "a": 2})
     assert path.read_text() == '{\n  "a": 2,\n  "z": 1\n}\n'
     assert [p.name for p in path.parent.iterdir()] == ["x.json"]  # no temp file left
+
+
+def test_a_torn_write_leaves_a_temporary_file_the_sweep_pattern_finds(tmp_path: Path) -> None:
+    """atomic_open, the cache's entry writer and publish's sweep of stale temporary files
+    share one naming rule: a write a crash left half done is found by `temp_pattern`."""
+    target = tmp_path / "manifest.json"
+    with atomic_open(target) as fh:
+        fh.write(b"{}")
+        left = sorted(tmp_path.glob(temp_pattern(target.name)))
+        assert left == [temp_beside(target)]
+    assert target.read_bytes() == b"{}"
+    assert not list(tmp_path.glob(temp_pattern(target.name)))
+    assert not list(tmp_path.glob(temp_pattern("other.json")))
 
 
 def test_gzip_is_deterministic(tmp_path: Path) -> None:

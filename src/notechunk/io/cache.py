@@ -39,6 +39,7 @@ from notechunk._version import __version__
 from notechunk.chunk import Chunk, DiscardedRow, FileError, FileResult, LineAccount, SheetReport
 from notechunk.config import Config, OutputConfig, to_toml
 from notechunk.errors import UsageError
+from notechunk.io.jsonio import temp_beside
 from notechunk.io.outdir import open_own
 
 CACHE_DIR = ".cache"
@@ -202,7 +203,7 @@ class EntryWriter:
 
     def __init__(self, path: Path, source: str, errors_ok: bool = False) -> None:
         self.path, self.source, self.errors_ok = path, source, errors_ok
-        self.tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+        self.tmp = temp_beside(path)
         self.h = hashlib.sha256()
         self.enc = msgspec.msgpack.Encoder()
         self.n = 0

@@ -61,12 +61,23 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = False) -> None:
         fh.write(data)
 
 
+def temp_beside(path: Path) -> Path:
+    """The temporary file a write of `path` goes to before it is moved into place: hidden,
+    beside it, one per process (`temp_pattern` finds those a crash left)."""
+    return path.with_name(f".{path.name}.tmp{os.getpid()}")
+
+
+def temp_pattern(name: str) -> str:
+    """A glob for the temporary files (`temp_beside`) of a file called `name`."""
+    return f".{name}.tmp*"
+
+
 @contextmanager
 def atomic_open(path: Path, durable: bool = False) -> Iterator[BinaryIO]:
     """A file written in steps, then fsynced (when `durable`) and moved into place (as
     atomic_write_bytes); on an error the temporary file is removed, `path` untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp = temp_beside(path)
     try:
         with open(tmp, "wb") as fh:
             yield fh

@@ -37,7 +37,7 @@ from typing import Any
 from notechunk.chunk import SCHEMA_VERSION
 from notechunk.errors import OutputError, UsageError
 from notechunk.io.cache import CACHE_DIR
-from notechunk.io.jsonio import atomic_write_bytes, dumps
+from notechunk.io.jsonio import atomic_write_bytes, dumps, temp_pattern
 from notechunk.io.origin import ORIGIN
 from notechunk.io.outdir import (
     check_dir,
@@ -269,7 +269,7 @@ def remove_leftovers(out: Path) -> None:
     for folder in (out, *(out / d for d in OUTPUT_DIRS)):
         if kind(folder) != "dir":
             continue
-        temps = (f".{name}.tmp*" for name in (MANIFEST, ORIGIN))
+        temps = (temp_pattern(name) for name in (MANIFEST, ORIGIN))
         for stale in (*folder.glob(f".*{_PENDING}"), *(p for t in temps for p in folder.glob(t))):
             _remove_entry(stale)
 
