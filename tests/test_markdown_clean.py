@@ -90,6 +90,35 @@ def test_html_false_keeps_angle_brackets_and_entities() -> None:
     assert clean_inline("1 &lt;= n <b> **x**", html=False) == "1 &lt;= n <b> x"
 
 
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        # TeX math is verbatim: its `_`, `^`, `*`, `\\` and `\{` are not Markdown
+        (
+            r"also $\mathrm{TE}_{10}$ und $\mathrm{TM}_{10}$ _here_",
+            r"also $\mathrm{TE}_{10}$ und $\mathrm{TM}_{10}$ here",
+        ),
+        (r"$P\{X=k\}=p^k(1-p)^{1-k}$", r"$P\{X=k\}=p^k(1-p)^{1-k}$"),
+        (r"$a*b*c$ and *em*", r"$a*b*c$ and em"),
+        (
+            "$$\\begin{pmatrix} n \\\\\n k \\end{pmatrix}$$ **b**",
+            "$$\\begin{pmatrix} n \\\\\n k \\end{pmatrix}$$ b",
+        ),
+        (r"$$x_{k+1}$$ then $y_1$", r"$$x_{k+1}$$ then $y_1$"),
+        # not math: pandoc's rule (a space inside the dollars, a digit after the closing one)
+        ("costs $20,000 and $30,000 *now*", "costs $20,000 and $30,000 now"),
+        ("from $ 5 to _six_ $", "from $ 5 to six $"),
+        (r"a \$ b and $x$", r"a $ b and $x$"),
+        ("unclosed $$ a *b*", "unclosed $$ a b"),
+        ("$$$$ *x*", "$$$$ x"),
+        # code first: math inside a code span is code
+        ("`$a_b$` and $c_d$ _e_", "$a_b$ and $c_d$ e"),
+    ],
+)
+def test_math_is_verbatim(raw: str, clean: str) -> None:
+    assert clean_inline(raw) == clean
+
+
 PATHOLOGICAL = [
     "**a ",
     "__a ",
@@ -115,6 +144,10 @@ PATHOLOGICAL = [
     "&amp",
     "\\",
     "a](b(",
+    "$a ",
+    "$$a ",
+    "$a\\",
+    "$x_",
 ]
 
 

@@ -5,8 +5,9 @@ escape backslashes; entities are unescaped; links keep their text, wikilinks the
 (`[[target#section|alias]]`) or target; MkDocs-Material icon shortcodes (`:material-
 clock:`, `:fontawesome-solid-download:`, `:octicons-x-16:`) go; embeds and images (except
 a meaningful alt text) disappear. Inline code spans keep their content verbatim (`<br>` in
-"Use the `<br>` tag" stays). Line breaks are kept so a sentence maps back to its source
-line.
+"Use the `<br>` tag" stays), and so does TeX math (`$x_{k+1}$`, `$$\\sum_i a_i$$`, as
+pandoc, Obsidian, Logseq and MkDocs' arithmatex write it: its `_`, `*` and `\\` are not
+Markdown). Line breaks are kept so a sentence maps back to its source line.
 
 Every pattern here runs in linear time: each one's repeated part cannot match the
 character that starts it (or the delimiter that ends it), so a failed attempt stops at
@@ -82,6 +83,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     spans: list[str] = []
     if "`" in text and _CODE.search(text) is None:  # code is verbatim: hide it first
         text, spans = _hide_code_spans(text)
+    if "$" in text and (spans or _CODE.search(text) is None):  # math too, after code
+        text = _hide_math(text, spans)
     if html and "<!--" in text:
         text = _drop_comments(text)
     if html and "<" in text:
@@ -233,6 +236,43 @@ def _hide_code_spans(text: str) -> tuple[str, list[str]]:
         k = close + 1
     out.append(text[pos:])
     return "".join(out), spans
+
+
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])((?:[^$\\]|\\.)+?)(?<=[^\s\\])\$(?![\d$])", re.S)
+"""Pandoc's `$...$` (tex_math_dollars): the opening `$` has a non-space character on its
+right, the closing one a non-space on its left and no digit after it, so "$20,000 and
+$30,000" is no math. Linear: the content cannot hold the `$` that starts an attempt."""
+
+
+def _hide_math(text: str, spans: list[str]) -> str:
+    """Each TeX math span (`$$...$$` first, then `$...$`) replaced by one private-use
+    character after the code spans' (`spans` grows), kept verbatim with its dollars.
+    Display math is paired by `str.find` (an unclosed `$$` is text), linear like the rest."""
+
+    def hide(math: str) -> str:
+        if len(spans) >= 0xFFFD:
+            return math
+        spans.append(math)
+        return chr(_CODE_BASE + len(spans) - 1)
+
+    if "$$" in text:
+        out: list[str] = []
+        pos = 0
+        while (start := text.find("$$", pos)) >= 0:
+            end = text.find("$$", start + 2)
+            if end < 0:
+                break
+            if end == start + 2:  # `$$$$`: nothing between, text
+                out.append(text[pos : end + 2])
+            else:
+                out.append(text[pos:start])
+                out.append(hide(text[start : end + 2]))
+            pos = end + 2
+        out.append(text[pos:])
+        text = "".join(out)
+    if "$" in text:
+        text = _INLINE_MATH.sub(lambda m: hide(m.group(0)), text)
+    return text
 
 
 def drop_images(text: str) -> str:
