@@ -35,6 +35,20 @@ def test_normalize_keeps_nested_list_depth() -> None:
     assert normalize_text(text) == "- a\n  - b c\n    1. d\nplain text\nx"
 
 
+def test_normalize_keeps_code_indentation_inside_fences() -> None:
+    """Python's indentation is meaning: inside a fence a line keeps its leading and inner
+    spaces (trailing ones go); the fence lines and the text around are normalised."""
+    text = "- Idea:  x\n  ```python\nfor t in r:\n    dw = f(L,  w)  \n\tw -= dw\n  ```\n  a  b"
+    assert normalize_text(text) == (
+        "- Idea: x\n```python\nfor t in r:\n    dw = f(L,  w)\n\tw -= dw\n```\na b"
+    )
+    # a longer fence is closed only by as long a run of its marker; unclosed: to the end
+    assert normalize_text("~~~~\n  a\n~~~\n  b\n~~~~\n  c  d") == "~~~~\n  a\n~~~\n  b\n~~~~\nc d"
+    assert normalize_text("```\n  a  b") == "```\n  a  b"
+    # three backticks that open and close on one line are a code span, not a fence
+    assert normalize_text("```x``` y\n  z") == "```x``` y\nz"
+
+
 def test_hierarchy_title() -> None:
     """A Dendron name is the title path; the front matter title names the last part."""
     assert hierarchy_title("n/economics.MIT.Microeconomics.md", None) == (

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
 
@@ -53,13 +53,39 @@ def normalize_text(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     spaced = _SPACES.sub(" ", text)  # one pass over the text, not one a line
-    text = "\n".join(
-        _normalize_line(line, body.strip())
-        for line, body in zip(text.split("\n"), spaced.split("\n"), strict=True)
-    )
+    lines, bodies = text.split("\n"), spaced.split("\n")
+    if "```" in text or "~~~" in text:
+        text = "\n".join(_normalize_fenced(lines, bodies))
+    else:
+        text = "\n".join(
+            _normalize_line(line, body.strip()) for line, body in zip(lines, bodies, strict=True)
+        )
     if "\n\n\n" in text:
         text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
+
+
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+
+
+def _normalize_fenced(lines: list[str], bodies: list[str]) -> Iterator[str]:
+    """The lines of a text with fenced code: a line inside a fence keeps its indentation
+    and inner spacing (Python's or YAML's indentation is meaning), less trailing spaces;
+    the fence lines and the rest are normalised as any line. A fence closes at a line of
+    only its marker, at least as long (CommonMark); an unclosed one runs to the end."""
+    fence = ""
+    for line, body in zip(lines, bodies, strict=True):
+        if fence:
+            if body.strip().startswith(fence) and body.strip() == fence[0] * len(body.strip()):
+                fence = ""
+                yield body.strip()
+            else:
+                yield line.rstrip()
+            continue
+        m = _FENCE.match(line)
+        if m is not None and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
+            fence = m.group(1)
+        yield _normalize_line(line, body.strip())
 
 
 def _normalize_line(line: str, body: str) -> str:
