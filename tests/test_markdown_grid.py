@@ -121,6 +121,26 @@ def test_nested_grid_table_in_a_cell_becomes_its_rows() -> None:
     assert body[0][2] == ["A", "k: x; v: 1"]
 
 
+def test_a_figure_nested_with_its_caption_reads_as_text() -> None:
+    """pandoc draws a Word figure as a one-cell grid table holding the picture's own
+    table and then its caption: the inner table's borders are no text, the caption is."""
+    cells = ["[]{#fig-1 .anchor}![](media/image40.png)", "", "\\(a\\) A mucinous tumour"]
+    w = max(map(len, cells))
+    inner = [
+        "+:" + "-" * (w - 2) + ":+",
+        *(f"| {c.ljust(w - 2)} |" for c in cells),
+        "+" + "-" * w + "+",
+        "",
+        "Figure 10.1: **A** - MRI, T2: a bright",
+        "tumour.",
+    ]
+    width = max(map(len, inner))
+    rule = "+" + "-" * (width + 2) + "+"
+    block = [rule, *(f"| {line.ljust(width)} |" for line in inner), rule]
+    _, body = grid_rows(block)
+    assert body == [(1, 8, ["(a) A mucinous tumour Figure 10.1: A - MRI, T2: a bright tumour."])]
+
+
 PROS_CONS = """\
 # Remedies
 

@@ -115,10 +115,40 @@ def _cell_texts(cols: list[list[str]]) -> list[str]:
     out = []
     for pieces in cols:
         lines = [p for p in (_QUOTE.sub("", p.strip()).strip() for p in pieces) if p]
-        if len(lines) > 2 and GRID_RULE.match(lines[0]) and GRID_RULE.match(lines[-1]):
-            head, rows = grid_rows(lines)
-            out.append("; ".join(row_text(head, cells) for _, _, cells in rows))
-            continue
-        text = " ".join(p for p in lines if not _RULE_ONLY.match(p))
-        out.append(clean_inline(text).strip())
+        out.append(" ".join(part for part in _nested(lines) if part))
     return out
+
+
+def _nested(lines: list[str]) -> list[str]:
+    """A cell's text in pieces: each nested grid table (a rule line, bordered lines, a
+    rule line: pandoc draws a Word figure and its caption so) as its rows, the lines
+    around it joined and cleaned, rule-only lines dropped."""
+    out: list[str] = []
+    text: list[str] = []
+    k = 0
+    while k < len(lines):
+        end = _table_end(lines, k) if GRID_RULE.match(lines[k]) else k
+        if end > k + 1:
+            out.append(clean_inline(" ".join(text)).strip())
+            text = []
+            head, rows = grid_rows(lines[k : end + 1])
+            out.append("; ".join(row_text(head, cells) for _, _, cells in rows))
+            k = end + 1
+            continue
+        if not _RULE_ONLY.match(lines[k]):
+            text.append(lines[k])
+        k += 1
+    out.append(clean_inline(" ".join(text)).strip())
+    return out
+
+
+def _table_end(lines: list[str], start: int) -> int:
+    """The last rule line of the grid table opening at `start`: the bordered lines (`|`
+    or `+` first) run on to it; `start` when none closes it."""
+    end = start
+    for k in range(start + 1, len(lines)):
+        if not lines[k].startswith(("|", "+")):
+            break
+        if GRID_RULE.match(lines[k]):
+            end = k
+    return end
