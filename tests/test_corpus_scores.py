@@ -18,7 +18,7 @@ from notechunk.corpus.dedupe import dedupe
 from notechunk.corpus.scores import bm25index, retrieval_scores
 from notechunk.corpus.scores import retrievability as r
 from notechunk.corpus.scores.queries import Queries
-from notechunk.corpus.scores.termblock import hash_terms, term_block
+from notechunk.corpus.scores.termblock import doc_range, hash_terms, term_block
 from notechunk.finish import finish_file
 from passes import score
 
@@ -80,21 +80,24 @@ def test_exact_duplicate_inherits_original_score() -> None:
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rank equals 1 + documents bm25s scores at least as high, for any query."""
+    """The rank equals 1 + documents bm25s scores at least as high, for any query; terms
+    of one chunk (each text's own `u` word), which the index's vocabulary leaves out, are
+    weighed as df 1."""
     monkeypatch.setattr(bm25index, "MAX_DF_SHARE", 1.0)  # every term usable: the whole index
     rng = random.Random(seed)
     vocab = [f"t{k}" for k in range(60)]
-    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) for _ in range(80)]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 25))) + f" u{k}" for k in range(80)]
     chunks = [make_chunk(text=t, source="x.md", source_type="markdown") for t in texts]
     block = term_block(chunks)
-    stats = bm25index.CorpusStats.of_block(block)
+    stats = bm25index.CorpusStats.of_block(block).without_singles()
     index = bm25index.build_index([block], stats)
     loc = bm25index.localise(block, stats)
+    assert loc.n_terms >= len(stats.terms) + 80
     tids = loc.doc_tid
     doc_tokens = [tids[block.doc_of == d].tolist() for d in range(len(texts))]
     model = bm25s.BM25()
     model.index(
-        (doc_tokens, {str(k): k for k in range(len(stats.terms))}),
+        (doc_tokens, {str(k): k for k in range(loc.n_terms)}),
         create_empty_token=False,
         show_progress=False,
     )
@@ -106,7 +109,7 @@ def test_rank_matches_bm25s_scores(seed: int, monkeypatch: pytest.MonkeyPatch) -
         pair_q=np.repeat(np.arange(200), [len(t) for t in q_terms]).astype(np.int64),
         pair_tid=np.asarray([t for ts in q_terms for t in ts], dtype=np.int64),
     )
-    ranks = r.rank_queries(index, loc, queries, 0)
+    ranks = r.rank_queries(index, loc, bm25index.term_view(index, loc), queries, 0)
     for d, terms, rank in zip(q_doc, q_terms, ranks, strict=True):
         s = model.get_scores(terms).astype(np.float64)
         # bm25s sums in float32; compare with a tolerance that never flips a strict winner
@@ -158,6 +161,25 @@ def test_an_index_without_keys_gives_the_same_scores(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(bm25index, "KEYED_POSTINGS", 500)
     assert bm25index.build_index([block], bm25index.CorpusStats.of_block(block)).keys is None
     assert retrieval_scores(chunks) == whole
+
+
+def test_a_vocabulary_without_single_terms_scores_alike() -> None:
+    """The index over the terms of 2+ chunks (`without_singles`: each chunk's own id and
+    number left out) ranks every block's queries as the whole vocabulary does, bit for bit,
+    and its arrays are that much shorter."""
+    chunks = [md(f"alpha beta gamma{k % 7} delta{k % 11} epsilon{k} row {k}", k) for k in range(90)]
+    block = term_block(chunks)
+    whole = bm25index.CorpusStats.of_block(block)
+    shared = whole.without_singles()
+    assert len(shared.terms) < len(whole.terms) - 80 and (shared.df >= 2).all()
+    full_index = bm25index.build_index([block], whole)
+    small_index = bm25index.build_index([block], shared)
+    assert len(small_index.idf) == len(shared.terms)
+    for lo, hi in ((0, 90), (0, 30), (30, 90)):
+        part = doc_range(block, lo, hi)
+        expected = r.score_block(part, full_index, lo)
+        assert np.array_equal(r.score_block(part, small_index, lo), expected)
+    assert r.score_block(block, small_index, 0).max() > 0
 
 
 def test_blocks_and_batches_give_the_same_scores(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -247,7 +247,8 @@ def _assemble(stats: CorpusStats, tables: list[Any]) -> Index:
 
 def _merge_stats(tables: list[Any]) -> CorpusStats:
     """Document frequencies aggregated across every index block (a reduce task: the
-    blocks' statistics were counted in the map that made them)."""
+    blocks' statistics were counted in the map that made them), without the terms of one
+    chunk (`CorpusStats.without_singles`)."""
     import ray
 
     def parts() -> Iterator[CorpusStats]:
@@ -256,4 +257,4 @@ def _merge_stats(tables: list[Any]) -> CorpusStats:
             if table.num_rows:
                 yield from (unpack_stats(raw) for raw in table.column("stats").to_pylist())
 
-    return merge_stats(parts())
+    return merge_stats(parts()).without_singles()

@@ -1,10 +1,14 @@
 """BM25 over blocks: the corpus statistics (mergeable) and the index of shared terms.
 
 `CorpusStats` counts documents, their total length and each term's document frequency
-(terms as stable hashes, sorted); blocks counted anywhere merge in any order. `Index`
-holds the BM25 weight of every (term, chunk) pair whose term is usable (in at most
-`MAX_DF_SHARE` of the chunks) and found in 2 or more chunks: the only pairs another
-chunk can share with a query. The BM25 is `notechunk.bm25`'s (Lucene's, as bm25s).
+(terms as stable hashes, sorted); blocks counted anywhere merge in any order. Once merged,
+the terms of one chunk only are dropped (`without_singles`): most of a sheet's terms are
+a row's own id or number (87% of 2M terms at a million rows), and a term the vocabulary
+lacks has df 1, whose idf is known, so the passes after it give it a term id of the block
+(`localise`). `Index` holds the BM25 weight of every (term, chunk) pair whose term is
+usable (in at most `MAX_DF_SHARE` of the chunks) and found in 2 or more chunks: the only
+pairs another chunk can share with a query. The BM25 is `notechunk.bm25`'s (Lucene's, as
+bm25s).
 """
 
 from __future__ import annotations
@@ -78,6 +82,16 @@ class CorpusStats:
     def idf(self) -> F64:
         return bm25.idf(self.n_docs, self.df)
 
+    def without_singles(self) -> CorpusStats:
+        """The same corpus without the terms found in one chunk only: what the index and
+        every block scored against it use (a term missing from it has df 1)."""
+        keep = self.df >= 2
+        return CorpusStats(self.n_docs, self.total_len, self.terms[keep], self.df[keep])
+
+    def single_idf(self) -> float:
+        """The idf of a term found in one chunk (a term the vocabulary may lack)."""
+        return float(bm25.idf(self.n_docs, np.ones(1, dtype=np.int64))[0])
+
 
 def merge_stats(parts: Iterable[CorpusStats]) -> CorpusStats:
     """All blocks' statistics as one, merging like sizes first (n log n, not n^2)."""
@@ -95,10 +109,13 @@ def merge_stats(parts: Iterable[CorpusStats]) -> CorpusStats:
 
 @dataclass(frozen=True, slots=True)
 class Local:
-    """A block's terms as indexes into the corpus vocabulary, and its (doc, term) counts."""
+    """A block's terms as term ids, and its (doc, term) counts. Ids below the vocabulary's
+    size are its terms; the block's terms it lacks (found in this chunk only) follow, in
+    hash order, up to `n_terms`."""
 
+    n_terms: int
     doc_tid: I64  # per doc-stream token
-    q_tid: I64  # per query-material token; -1 for a term not in the index
+    q_tid: I64  # per query-material token; -1 for a term in no document of the block
     pair_doc: I64  # distinct (doc, term) of the doc stream, sorted by doc then term
     pair_tid: I64
     pair_tf: I64
@@ -107,20 +124,30 @@ class Local:
 
 
 def localise(block: TermBlock, stats: CorpusStats) -> Local:
-    v = max(len(stats.terms), 1)
+    """The block against the vocabulary of `stats` (whole, or `without_singles`)."""
     local, inv = unique_inverse(block.doc_terms)
-    doc_tid = _lookup(stats.terms, local)[inv]
+    tid = _lookup(stats.terms, local)
+    single = tid < 0
+    tid[single] = len(stats.terms) + np.arange(int(np.count_nonzero(single)))
+    n_terms = len(stats.terms) + int(np.count_nonzero(single))
+    v = max(n_terms, 1)
+    doc_tid = tid[inv]
     if np.array_equal(block.q_terms, block.doc_terms):  # the usual block: one stream
         q_tid = doc_tid
     else:
         qlocal, qinv = unique_inverse(block.q_terms)
-        q_tid = _lookup(stats.terms, qlocal)[qinv]
+        q_local = _lookup(stats.terms, qlocal)
+        missing = np.flatnonzero(q_local < 0)
+        at = _lookup(local, qlocal[missing])
+        q_local[missing] = np.where(at >= 0, tid[np.maximum(at, 0)], -1)
+        q_tid = q_local[qinv]
     keys = block.doc_of * v + doc_tid
     order = np.argsort(keys, kind="stable")
     sk = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1]))) if len(sk) else order
     tf = np.diff(np.append(starts, len(sk)))
     return Local(
+        n_terms=n_terms,
         doc_tid=doc_tid,
         q_tid=q_tid,
         pair_doc=sk[starts] // v,
@@ -142,6 +169,27 @@ def _lookup(sorted_terms: U64, terms: U64) -> I64:
         return np.full(len(terms), -1, dtype=np.int64)
     pos = np.minimum(np.searchsorted(sorted_terms, terms), len(sorted_terms) - 1)
     return np.where(sorted_terms[pos] == terms, pos, -1).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class TermView:
+    """Per term id of a block (`Local`): idf, whether a query may use it, its largest
+    weight in any chunk. The vocabulary's terms, then the block's own (df 1: usable, in no
+    other chunk)."""
+
+    idf: F64
+    usable: NDArray[np.bool_]
+    bound: F64
+
+
+def term_view(index: Index, loc: Local) -> TermView:
+    stats = index.stats
+    extra = loc.n_terms - len(stats.terms)
+    return TermView(
+        idf=np.concatenate((index.idf, np.full(extra, stats.single_idf()))),
+        usable=np.concatenate((stats.df <= stats.max_df, np.ones(extra, dtype=bool))),
+        bound=np.concatenate((index.bound, np.zeros(extra))),
+    )
 
 
 def bm25_weights(stats: CorpusStats, idf: F64, tid: I64, tf: I64, dl: I64) -> F32:
@@ -198,7 +246,9 @@ def postings(
     """The (term, chunk) weights of a block whose first chunk is document `offset`, for
     the `shared_terms`, with the final statistics (`idf` = `stats.idf()`)."""
     loc = localise(block, stats)
-    keep = shared[loc.pair_tid]
+    keep = np.zeros(len(loc.pair_tid), dtype=bool)
+    known = loc.pair_tid < len(shared)
+    keep[known] = shared[loc.pair_tid[known]]
     tid, doc = loc.pair_tid[keep], loc.pair_doc[keep]
     w = bm25_weights(stats, idf, tid, loc.pair_tf[keep], loc.doc_len[doc])
     order = np.lexsort((doc, tid))  # by term, then chunk

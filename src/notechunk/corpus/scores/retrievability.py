@@ -43,8 +43,10 @@ from notechunk.corpus.scores.bm25index import (
     F64,
     Index,
     Local,
+    TermView,
     bm25_weights,
     localise,
+    term_view,
     weights_at,
 )
 from notechunk.corpus.scores.queries import Queries, block_queries
@@ -62,14 +64,15 @@ bound the pass's arrays (a million-row sheet's worst block: 119 -> 61 MB traced)
 def score_block(block: TermBlock, index: Index, offset: int) -> F64:
     """Pass 3: the retrieval score of each chunk of a block (its first doc is `offset`)."""
     loc = localise(block, index.stats)
-    queries = block_queries(block, loc, index.idf, index.stats.df <= index.stats.max_df)
-    ranks = rank_queries(index, loc, queries, offset)
+    view = term_view(index, loc)
+    queries = block_queries(block, loc, view.idf, view.usable)
+    ranks = rank_queries(index, loc, view, queries, offset)
     inv = _sums(queries.doc, 1.0 / ranks, block.n_docs)
     counts = np.bincount(queries.doc, minlength=block.n_docs).astype(np.float64)
     return np.divide(inv, counts, out=np.zeros(block.n_docs), where=counts > 0)
 
 
-def rank_queries(index: Index, loc: Local, queries: Queries, offset: int) -> F64:
+def rank_queries(index: Index, loc: Local, view: TermView, queries: Queries, offset: int) -> F64:
     """The exact BM25 rank of each query's own chunk (see the module docstring).
 
     Sums run in one fixed order (essential terms, then the others, each by term), for the
@@ -83,13 +86,14 @@ def rank_queries(index: Index, loc: Local, queries: Queries, offset: int) -> F64
         return ranks
     n = max(index.stats.n_docs, 1)
     v = len(index.stats.terms)
+    nt = max(loc.n_terms, 1)
     qg, qt = queries.pair_q, queries.pair_tid
     own_doc = queries.doc[qg]
-    pos = np.searchsorted(loc.pair_doc * max(v, 1) + loc.pair_tid, own_doc * max(v, 1) + qt)
-    w_own = bm25_weights(index.stats, index.idf, qt, loc.pair_tf[pos], loc.doc_len[own_doc]).astype(
+    pos = np.searchsorted(loc.pair_doc * nt + loc.pair_tid, own_doc * nt + qt)
+    w_own = bm25_weights(index.stats, view.idf, qt, loc.pair_tf[pos], loc.doc_len[own_doc]).astype(
         np.float64
     )
-    bound = index.bound[qt]
+    bound = view.bound[qt]
     ess = _essential(qg, bound, w_own, nq)
     rest = ~ess & (bound > 0)
     # the other terms, largest bound first: looked up one round at a time
