@@ -106,8 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cases: list[tuple[str, Path]] = []
         if not args.skip_csv:
-            for rows in args.rows or [1_000_000, 2_000_000, 5_000_000]:
-                folder = Path(tmp) / f"csv{rows}"
+            for k, rows in enumerate(args.rows or [1_000_000, 2_000_000, 5_000_000]):
+                folder = Path(tmp) / f"csv{rows}-{k}"  # a size given twice: measured twice
                 make_csv(folder, rows, args.files)
                 cases.append((f"{rows:,} CSV rows in {args.files} file(s)", folder))
         notes = corpora_dir() / "notes-md"
