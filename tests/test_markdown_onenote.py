@@ -3,6 +3,7 @@ timestamp under the title become `title` and `created`, not a chunk."""
 
 from __future__ import annotations
 
+from notechunk.markdown.onenote import code_box
 from notechunk.markdown.sections import parse_markdown_sections
 
 
@@ -49,3 +50,26 @@ def test_a_date_later_in_the_text_is_content() -> None:
     parsed = parse_markdown_sections(doc)
     assert parsed.created is None
     assert len([u for s in parsed.sections for u in s.units]) == 3
+
+
+def test_a_code_box_is_code_and_a_note_box_is_prose() -> None:
+    """OneNote keeps code in a one-cell table, lines joined by `<br>`: a code unit, its
+    lines and characters as written (no emphasis or links read into `*(*p)`, `a[3][4]`);
+    a box of notes stays prose."""
+    code = r"int main()  <br>{  <br>std::cout \<\< *(*p) + a[3][4]; // 3  <br>return 0;  <br>}"
+    notes = "First point  <br>Second point, with a comma; and more  <br>Third point"
+    doc = f"Intro.\n\n| |\n| --- |\n| {code} |\n\n| |\n| --- |\n| {notes} |\n"
+    units = [(u.kind, u.text) for s in parse_markdown_sections(doc).sections for u in s.units]
+    assert units[1] == (
+        "code",
+        "```\nint main()\n{\nstd::cout << *(*p) + a[3][4]; // 3\nreturn 0;\n}\n```",
+    )
+    assert units[2][0] == "prose" and units[2][1].startswith("First point")
+
+
+def test_code_box_shape() -> None:
+    assert code_box("void f()\n{\nx = 1;\n}")
+    assert code_box("#include <stdio.h>\nint x;")
+    assert not code_box("one line only;")
+    assert not code_box("Shopping\nmilk\neggs; bread")
+    assert not code_box("Chapter one\nChapter two\nChapter three")

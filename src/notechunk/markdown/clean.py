@@ -275,6 +275,13 @@ def _hide_math(text: str, spans: list[str]) -> str:
     return text
 
 
+def inline_code(text: str) -> str:
+    """Code written as inline Markdown (OneNote's code box: a table cell, lines joined by
+    `<br>`): line breaks from `<br>`, backslash escapes and entities undone, and nothing
+    else touched (`*p`, `arr[3][4]` and `a_b_c` are code, not emphasis or links)."""
+    return unescape(_ESCAPE.sub(r"\1", _BR.sub("\n", text)))
+
+
 def drop_images(text: str) -> str:
     """`text` without its Markdown images, alt text and pandoc attributes included."""
     return _IMAGE.sub("", text) if "![" in text else text

@@ -1,7 +1,8 @@
 """Page headers: a OneNote page exported to Markdown opens with its title, date and time
 lines (`Formatting` / `Monday, June 3, 2024` / `9:20 AM`); Obsidian notes often put a
 creation timestamp under the title (`2020-04-20 00:15:12`). These are the document's
-`title` and `created`, not content (SPEC §1.1).
+`title` and `created`, not content (SPEC §1.1). OneNote also keeps code in a one-cell
+table, its lines joined by `<br>` (`code_box`): code, not prose.
 """
 
 from __future__ import annotations
@@ -18,6 +19,20 @@ _DATE = re.compile(rf"(?:{_DAYS}),?\s+({_MONTHS})\s+(\d{{1,2}}),?\s+(\d{{4}})", 
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp])\.?[Mm]\.?)?")
 _STAMP = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 MAX_TITLE_WORDS = 20
+_CODE_LINE = re.compile(
+    r"[;{}]\s*(?://.*)?$|^\s*(?:#(?:include|pragma|define|import)\b|//|/\*|\*/|"
+    r"(?:public|private|protected):\s*$|(?:def|class|import|return|using|namespace)\b)"
+)
+_CODE_SIGN = re.compile(r"[;{}]|=>|\(\)")
+
+
+def code_box(text: str) -> bool:
+    """Does a layout box's text (a one-cell table's lines) read as code? Most of its lines
+    end with `;`, `{` or `}` or open with `#include`, `//`, `def`, `class`, `return`..."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) < 2 or _CODE_SIGN.search(text) is None:
+        return False
+    return 2 * sum(1 for line in lines if _CODE_LINE.search(line)) >= len(lines)
 
 
 def page_header(

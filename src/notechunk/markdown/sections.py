@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import SkippedLines
 from notechunk.markdown.builder import Builder, Outline, place, recover
-from notechunk.markdown.clean import clean_inline, drop_images
+from notechunk.markdown.clean import clean_inline, drop_images, inline_code
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
 from notechunk.markdown.logseq import LogseqState, block_ids, is_logseq
 from notechunk.markdown.model import ParsedMarkdown, Section, Unit
 from notechunk.markdown.obsidian import callout, drop_block_ids, inline_fields, take_tags
-from notechunk.markdown.onenote import page_header
+from notechunk.markdown.onenote import code_box, page_header
 from notechunk.markdown.pandoc import is_page_number, marker_text
 from notechunk.markdown.parse import (
     BlockParser,
@@ -345,6 +345,15 @@ def _open_table(parts: list[str]) -> bool:
     return html.count("<table") > html.count("</table")
 
 
+def _box_cell(b: Builder, cell: str, written: str, line: int) -> None:
+    """A layout box's cell: code as written when it reads as code, else prose."""
+    if not code_box(cell):
+        _prose(b, "", cell, line, line)
+        return
+    code = "\n".join(part.rstrip() for part in inline_code(written).split("\n")).strip()
+    b.add(Unit(kind="code", text=f"```\n{code}\n```", first_line=line, last_line=line))
+
+
 def _lone_marker(b: Builder, line: int) -> bool:
     return 0 < line <= len(b.lines) and b.lines[line - 1].strip() in ("-", "*", "+")
 
@@ -353,9 +362,11 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
     """One unit per body row, as `Header: value` pairs, so a cell keeps its column name.
 
     A table whose header cells are all empty is a layout box (OneNote packs notes into
-    one-cell tables with `<br>`): each cell is prose, its line breaks kept."""
+    one-cell tables with `<br>`): each cell is prose, its line breaks kept, or a code unit
+    when its lines read as code (`onenote.code_box`: OneNote's code boxes)."""
     headers: list[str] = []
     row: list[str] = []
+    raw: list[str] = []  # the row's cells as written
     row_line = 0
     in_head = False
     while i < len(tokens) and tokens[i].type != "table_close":
@@ -365,18 +376,19 @@ def _table(tokens: Sequence[Token], i: int, b: Builder) -> int:
         elif tok.type == "thead_close":
             in_head = False
         elif tok.type == "tr_open":
-            row = []
+            row, raw = [], []
             row_line = (tok.map[0] + 1) if tok.map else 0
         elif tok.type == "inline":
             row.append(clean_inline(tok.content).strip())
+            raw.append(tok.content)
         elif tok.type == "tr_close":
             if _lone_marker(b, row_line):  # an empty bullet the Rust parser reads as a row
                 b.skip("empty_item", row_line, row_line)  # (markdown-it-py does not)
             elif in_head:
                 headers = row
             elif not any(headers):
-                for cell in row:
-                    _prose(b, "", cell, row_line, row_line)
+                for cell, written in zip(row, raw, strict=True):
+                    _box_cell(b, cell, written, row_line)
             else:
                 text = row_text(headers, row)
                 b.add(Unit(kind="row", text=text, first_line=row_line, last_line=row_line))
