@@ -133,3 +133,21 @@ def test_a_heading_loses_the_image_beside_its_words() -> None:
     )
     paths = [s.path for s in parse_markdown_sections(doc).sections if s.units]
     assert paths == [("Optical trapping",), ("Only a figure",)]
+
+
+def test_heading_attribute_lists_stay_out_of_the_section_path() -> None:
+    """attr_list's `{: #id .class }` (kramdown's colon) and pandoc's `{#id}` end a
+    heading in MkDocs and pandoc notes; the id is no tag and the block no title."""
+    doc = (
+        "# Metabolism {: #metabolism .wide }\n\nEnergy.\n\n"
+        "## Glycolysis {#glycolysis}\n\nTen steps.\n\n"
+        "## Krebs cycle {: .lead }\n\nEight steps.\n"
+    )
+    parsed = parse_markdown_sections(doc)
+    paths = [s.path for s in parsed.sections if s.units]
+    assert paths == [
+        ("Metabolism",),
+        ("Metabolism", "Glycolysis"),
+        ("Metabolism", "Krebs cycle"),
+    ]
+    assert parsed.tags == ()

@@ -1,13 +1,17 @@
 """Text clean-up inside a section (SPEC §1.1), as plain string functions. Removes inline
 pandoc spans (`[word]{.underline}`, `{.mark}`), attribute blocks (`{#id .class}`,
-`{width="2in" height="1in"}`), emphasis and highlight markers, HTML comments and tags,
-escape backslashes; entities are unescaped; links keep their text, wikilinks their alias
-(`[[target#section|alias]]`) or target; MkDocs-Material icon shortcodes (`:material-
-clock:`, `:fontawesome-solid-download:`, `:octicons-x-16:`) go; embeds and images (except
-a meaningful alt text) disappear. Inline code spans keep their content verbatim (`<br>` in
-"Use the `<br>` tag" stays), and so does TeX math (`$x_{k+1}$`, `$$\\sum_i a_i$$`, as
-pandoc, Obsidian, Logseq and MkDocs' arithmatex write it: its `_`, `*` and `\\` are not
-Markdown). Line breaks are kept so a sentence maps back to its source line.
+`{width="2in" height="1in"}`, attr_list's `{: #id .class }` and `{ align=left }` after
+images, links and headings, Logseq's `{:height 300, :width 400}` after an image), emphasis
+and highlight markers, HTML comments and tags, escape backslashes; entities are
+unescaped; links keep their text, wikilinks their alias (`[[target#section|alias]]`) or
+target; MkDocs-Material icon shortcodes (`:material-clock:`, `:fontawesome-solid-
+download:`, `:octicons-x-16:`) go; embeds and images disappear, except an alt text or
+an image embed's caption that says something (not "Untitled 1", "IMG_1234" or Word's
+"Description automatically generated"; an Obsidian size `|300` is none). Inline code
+spans keep their content verbatim (`<br>` in "Use the `<br>` tag" stays), and so does
+TeX math (`$x_{k+1}$`, `$$\\sum_i a_i$$`, as pandoc, Obsidian, Logseq and MkDocs'
+arithmatex write it: its `_`, `*` and `\\` are not Markdown). Line breaks are kept so a
+sentence maps back to its source line.
 
 Every pattern here runs in linear time: each one's repeated part cannot match the
 character that starts it (or the delimiter that ends it), so a failed attempt stops at
@@ -47,11 +51,15 @@ _TRAILING_ATTRS = r"(?:\{[^{}]*\})?"  # pandoc's {width=...} right after an imag
 _IMAGE = re.compile(r"!\[([^\[\]]*)\]" + _TARGET + _TRAILING_ATTRS)
 _WIKILINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 _PANDOC_SPAN = re.compile(r"\[([^\[\]]*)\]\{[^{}]*\}")
-_ATTR_ITEM = r"""(?:[#.][^\s{}"'=]+|[\w:-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s"'{}]+)|-)"""
+# an id or class starts with a letter, `_` or `-` (`{#fig:1}`, `{.md-button}`, `{#_Toc12}`),
+# so Python's format spec `{:.2f}` is no attribute list
+_ATTR_ITEM = r"""(?:[#.](?=[^\W\d]|-)[^\s{}"'=]+|[\w:-]+=(?:"[^"{}]*"|'[^'{}]*'|[^\s"'{}]+)|-)"""
 _ATTR_NAMED = re.compile(
-    r"(?:^|[\s{])(?:[#.][^\s{}]|(?:width|height|style|align|lang|dir|custom-style|data-[\w-]+)=)"
+    r"(?:^|[\s{])(?:[#.][^\s{}]|"
+    r"(?:width|height|style|align|lang|dir|custom-style|loading|target|data-[\w-]+)=)"
 )
-_ATTRS = re.compile(r"\{[ \t\n]*" + _ATTR_ITEM + r"(?:\s+" + _ATTR_ITEM + r")*[ \t\n]*\}")
+# `{:` opens a kramdown / Python-Markdown attr_list block (`{: #id .class }`)
+_ATTRS = re.compile(r"\{:?[ \t\n]*" + _ATTR_ITEM + r"(?:\s+" + _ATTR_ITEM + r")*[ \t\n]*\}")
 _LINK = re.compile(r"\[([^\[\]]*)\]" + _TARGET + _TRAILING_ATTRS)
 _REF_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]*)>", re.IGNORECASE)
@@ -69,7 +77,33 @@ _SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
 _FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
 _ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:")
 """MkDocs-Material icon shortcodes (`:material-clock-edit-outline:`): pictures, not words."""
-_GENERIC_ALT = frozenset({"", "image", "img", "alt text", "exported image", "pasted image"})
+_GENERIC_ALT = frozenset({"alt text", "exported image"})
+_NUMBERS = r"[\s\d_.,:;()#+-]*"
+_PLACEHOLDER_ALT = re.compile(
+    r"(?:whatsapp[ _-]?)?(?:untitled|pasted[ _-]?image|screen[ _-]?shot|image|img|pic|picture"
+    r"|photo|figure|fig|graphic|clipboard|capture|file|drawing|dsc[nf]?|pxl)(?![^\W\d_])"
+    + _NUMBERS
+    + r"(?:(?:at|from|[ap]m)(?![^\W\d_])"
+    + _NUMBERS
+    + r")*|"
+    + _NUMBERS,
+    re.IGNORECASE,
+)
+"""What apps name a pasted or inserted image, stamped or numbered ("Untitled 1", "Pasted
+image 20230101123456", "Screenshot 2023-01-01 at 10.00.00", "IMG_1234"), or a bare number
+or date: the empty alt matches too."""
+_HASH_ALT = re.compile(r"[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}|[0-9a-f]{12,}", re.IGNORECASE)
+_WORD_CAPTION = re.compile(
+    r"\bdescription\s+automatically\s+generated(?:\s+with\s+(?:low|medium|high)\s+confidence)?"
+    r"\.?\Z",
+    re.IGNORECASE,
+)
+"""Word's generated alt text ends so; before it, either tags ("A picture containing text",
+"Diagram, shape") or, in newer versions, a caption ("A diagram of a cell")."""
+_WORD_SENTENCE = re.compile(r"(?:an?|the)\s(?!\s*picture\s+containing\b)", re.IGNORECASE)
+_ALT_SIZE = re.compile(r"\s*\d{1,4}(?:\s*x\s*\d{1,4})?\s*")
+"""Obsidian's image size after the alt: `![alt|300](x.png)`, `![alt|300x200](x.png)`
+(and `300 x 200`, as authors also write it)."""
 
 
 def clean_inline(text: str, *, html: bool = True) -> str:
@@ -141,7 +175,7 @@ def _drop_comments(text: str) -> str:
 
 def _brackets(text: str) -> str:
     if "![[" in text:
-        text = _EMBED.sub("", text)
+        text = _EMBED.sub(_embed, text)
     if "![" in text:
         text = _IMAGE.sub(_image_alt, text)
     if "[[" in text:
@@ -288,35 +322,83 @@ def drop_images(text: str) -> str:
 
 
 def _image_alt(m: re.Match[str]) -> str:
-    """An image keeps its alt text when it says something ("Map of the Indus sites"),
-    not when it is a placeholder or a file name ("Exported image", "image12.png") or a
-    label squashed into one lower-case word ("flatteningofliquidsurface")."""
-    alt = m.group(1).strip()
-    if alt.lower() in _GENERIC_ALT or _FILE_NAME.search(alt) or alt.lower().startswith("pasted"):
+    """The alt, spaced from a word it would touch: a Word export glues the image to the
+    text after it (`![Krebs cycle](k.png)The cycle`), or to a next image that may go."""
+    alt = _alt_text(m.group(1))
+    if not alt:
+        return alt
+    s, a, b = m.string, m.start(), m.end()
+    before = " " if a and s[a - 1].isalnum() else ""
+    after = " " if s[b : b + 1].isalnum() or s.startswith("![", b) else ""
+    return before + alt + after
+
+
+def _alt_text(alt: str) -> str:
+    """What an image's alt says, "" if nothing ("Map of the Indus sites" stays), less an
+    Obsidian size (`|300`) and Word's "Description automatically generated"."""
+    if "|" in alt:  # split, not a pattern anchored at the end: linear however many bars
+        parts = alt.split("|")
+        while len(parts) > 1 and _ALT_SIZE.fullmatch(parts[-1]):
+            parts.pop()
+        alt = "|".join(parts)
+    alt = alt.strip()
+    if "generated" in alt and (w := _WORD_CAPTION.search(alt)) is not None:
+        alt = alt[: w.start()].strip()
+        if not _WORD_SENTENCE.match(alt):  # tags, not a caption: nothing to search for
+            return ""
+    if (f := _FILE_NAME.search(alt)) is not None and " " in (stem := alt[: f.start()].strip()):
+        alt = stem  # a file its author named in words: "Bihar Museum, Patna.jpg"
+    return "" if _says_nothing(alt) else alt
+
+
+def _says_nothing(alt: str) -> bool:
+    """A placeholder ("Untitled 1", "image 3", "IMG_1234", "Exported image"), a number,
+    a hash or UUID, a file name ("image12.png") or a label squashed into one lower-case
+    word ("flatteningofliquidsurface"): nothing a retriever can match a question to."""
+    low = alt.lower()
+    if low in _GENERIC_ALT or low.startswith("pasted") or _FILE_NAME.search(alt):
+        return True
+    if _PLACEHOLDER_ALT.fullmatch(alt) or (_HASH_ALT.fullmatch(alt) and _has_digit(alt)):
+        return True
+    return len(alt) > 20 and alt.isalpha() and alt.islower()
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _embed(m: re.Match[str]) -> str:
+    """`![[x.png|A caption]]` keeps the caption as an image keeps its alt (`|300`, a size,
+    is none); any other embed (`![[x.png]]`, a note's `![[Note#Part|alias]]`) goes."""
+    target, *rest = m.group(0)[3:-2].split("|")
+    if _FILE_NAME.search(target.strip()) is None:
         return ""
-    if len(alt) > 20 and alt.isalpha() and alt.islower():
-        return ""
-    return alt
+    return _alt_text("|".join(part for part in rest if not _ALT_SIZE.fullmatch(part)))
 
 
 def _wikilink(m: re.Match[str]) -> str:
     """`[[target#section|alias]]` -> alias; `[[target#section]]` -> target;
-    `[[#section]]` (a link within the page) -> section."""
+    `[[#section]]` (a link within the page) -> section; a link to an image file named by
+    its app (`[[Untitled 3.png]]`) -> nothing."""
     if m.group(2) is not None and m.group(2).strip():
         return m.group(2).strip()
     target = m.group(1)
     page, _, section = target.partition("#")
-    return (page or section.lstrip("^")).strip()
+    name = (page or section.lstrip("^")).strip()
+    if (f := _FILE_NAME.search(name)) is not None and _says_nothing(name[: f.start()]):
+        return ""  # a link to a pasted image, `[[Pasted image 20221219135316.png]]`
+    return name
 
 
 def _drop_attributes(m: re.Match[str]) -> str:
-    """A pandoc attribute block goes when it is attached to something (right after `]`,
-    `)` or a code span) or names an id, a class or a layout key: `{i=1}` in LaTeX stays."""
-    start = m.start()
+    """An attribute block goes when it is attached to something (right after `]`, `)` or
+    a code span), opens with attr_list's `{:` or names an id, a class or a layout key:
+    `{i=1}` in LaTeX stays."""
+    start, block = m.start(), m.group(0)
     before = m.string[start - 1] if start else " "
-    if before in ")]" or ord(before) >= _CODE_BASE or _ATTR_NAMED.search(m.group(0)):
+    if before in ")]" or ord(before) >= _CODE_BASE or block[1] == ":":
         return ""
-    return m.group(0)
+    return "" if _ATTR_NAMED.search(block) else block
 
 
 def _drop_tag(m: re.Match[str]) -> str:
