@@ -235,6 +235,28 @@ def test_math_is_verbatim(raw: str, clean: str) -> None:
     assert clean_inline(raw) == clean
 
 
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        # pandoc's superscript and subscript wherever they stand, not only after a word
+        ("^1^ Footnote text", "1 Footnote text"),
+        ("a gloss (^a^) here", "a gloss (a) here"),
+        ("precise in 92%^8^ of cases (CRM)^14^.", "precise in 92%8 of cases (CRM)14."),
+        ("the land^1^ ^2^ ^3^.", "the land1 2 3."),
+        ("energy ½ E~0~^2^ and H~2~O", "energy ½ E02 and H2O"),  # one after the other
+        (r"kT~room\ ~= 4 and P~a\ cat~", "kTroom = 4 and Pa cat"),  # an escaped space
+        # not scripts: math, strike-out, a footnote reference, an inline note, art
+        (r"$x^2$ and $a_1^{n}$", r"$x^2$ and $a_1^{n}$"),
+        ("~~gone~~ and ~~ spaced ~~", "gone and ~~ spaced ~~"),
+        ("see [^1] and ^[an inline note]", "see [^1] and ^[an inline note]"),
+        ("^^logseq highlight^^ and (a+b)^2 = c", "^^logseq highlight^^ and (a+b)^2 = c"),
+        ("(-1)^3)-(1/3*1^3) and ^___^", "(-1)^3)-(1/3*1^3) and ^___^"),
+    ],
+)
+def test_superscript_and_subscript(raw: str, clean: str) -> None:
+    assert clean_inline(raw) == clean
+
+
 PATHOLOGICAL = [
     "**a ",
     "__a ",
@@ -264,6 +286,9 @@ PATHOLOGICAL = [
     "$$a ",
     "$a\\",
     "$x_",
+    "^a ",
+    "(^a\\",
+    "~a~~",
 ]
 
 

@@ -73,7 +73,20 @@ _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
 _HIGHLIGHT = re.compile(r"==(?=[^\s=])((?:[^=]|=(?!=))+?)(?<=[^\s=])==")
 _HIGHLIGHT_LOOSE = re.compile(r"(?<![^\s(])==([^=\n]+?)==(?!\w)")  # `==40 to 55 ==%`
 _STRIKE = re.compile(r"~~(?=[^\s~])((?:[^~]|~(?!~))+?)(?<=[^\s~])~~")
-_SUBSUP = re.compile(r"(?<=\w)[~^]([^\s~^]+)[~^]")
+# pandoc's superscript and subscript: `2^10^`, `H~2~O`, `P~a\ cat~` (no space inside but an
+# escaped one, which pandoc reads as a non-breaking space). After a word anything goes, as
+# before; elsewhere (a line start, "(^a^)", "92%^8^", "(МРФ)^1^", "E~0~^2^") only a
+# footnote-like mark, so bare math such as "(a+b)^2=a^2" is left alone. `^[` (an inline
+# note), `[^1]` (a footnote reference) and the leftovers of `^^x^^` or `~~x~~` are no
+# scripts. Linear: the repeated part never matches the delimiter that starts an attempt.
+_SUP = re.compile(
+    r"(?<=\w)\^(?P<w>(?:[^\s~^\\]|\\.)+)\^"
+    r"|(?<![\w\[^])\^(?P<m>(?:[\w.,*?'’†‡-]|\\ )+)\^(?!\^)"
+)
+_SUB = re.compile(
+    r"(?<=\w)~(?P<w>(?:[^\s~^\\]|\\.)+)~"
+    r"|(?<![\w~])~(?P<m>(?:[\w.,*?'’†‡-]|\\ )+)~(?!~)"
+)
 _FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
 _ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:")
 """MkDocs-Material icon shortcodes (`:material-clock-edit-outline:`): pictures, not words."""
@@ -148,7 +161,10 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if "~" in text or "^" in text:
         if "~~" in text:
             text = _STRIKE.sub(r"\1", text)
-        text = _SUBSUP.sub(r"\1", text)
+        if "~" in text:  # subscripts first: "E~0~^2^" is then "E0^2^", a word's superscript
+            text = _SUB.sub(_script, text)
+        if "^" in text:
+            text = _SUP.sub(_script, text)
     if html and "&" in text:
         text = unescape(text)
     if escaped:
@@ -156,6 +172,17 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if spans:
         text = _CODE.sub(lambda m: spans[ord(m.group(0)) - _CODE_BASE], text)
     return text.replace("\u00a0", " ")
+
+
+def _script(m: re.Match[str]) -> str:
+    """A superscript's or subscript's text; an escaped space in it is a space. A mark
+    away from a word holds a letter or digit ("^1^", "(^a^)"), not only "^___^" art."""
+    inner = m.group("w")
+    if inner is None:
+        inner = m.group("m")
+        if not any(c.isalnum() for c in inner):
+            return m.group(0)
+    return inner.replace("\\ ", " ") if "\\" in inner else inner
 
 
 def _drop_comments(text: str) -> str:

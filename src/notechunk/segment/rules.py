@@ -8,7 +8,14 @@ a `)` after a list number) and a few cheap checks per candidate decide. The rule
 - titles never end one ("Dr.", "Mr.", "St.", "Mt."), nor "e.g.", "i.e.", "vs.", "cf.";
 - "No. 5", "Art. 226", "p. 55": a number abbreviation before a digit;
 - dotted acronyms and initials ("B.R.", "U.S.", "a.m.") and soft abbreviations ("Co.",
-  "Inc.", "et al.") end a sentence only before a word that usually opens one ("It", "How");
+  "Inc.", "et al.") end a sentence only before a word that usually opens one ("It", "How"),
+  and not before an initial ("J. A. Froude");
+- notes in German, French, Spanish, Italian and Russian, and Latin in any of them, have
+  their abbreviations in the same classes ("z. B.", "S. 12", "p. ex.", "pág. 12",
+  "рис. 10.1", "т. е.", "op. cit."); their soft ones ("usw.", "ggf.", "г.", "др.") end a
+  sentence before an opener of any of these languages ("usw. Die", "2017 г. В"), since
+  German capitalises its nouns and Russian its names; in capitals ("JH.") a word is an
+  acronym, and "am 3. Mai", "im 19. Jh." are German dates, not sentence ends;
 - "1. The Act ..." at a line start, and chains "1) ... 2) ...", "a. ... b. ...", are list
   items: no break after the marker, a break before a mid-line one;
 - `。`, `！`, `？` (with closing quotes or brackets) always end a sentence, with or without
@@ -43,21 +50,49 @@ _CANDIDATE = re.compile(
 # The word after a candidate: skip whitespace and opening quotes/brackets.
 _NEXT = re.compile(r"\s*[(\[{\"'“‘«‹*_¿¡]*(\w*)")
 
+# The abbreviation tables: keys lowercase and without their final dot ("z.b", "т.е"); a
+# spaced form ("z. B.", "т. е.", "ad es.") is read as the dotted one. English (with Latin)
+# first, then one row per language; `_INTL` collects the other languages' words.
 # Words that end with "." but never end a sentence, whatever follows.
-_NEVER = frozenset(
+_NEVER_INTL = frozenset(
+    "z.b bzw vgl d.h z.t i.d.r sog bzgl zzgl insb hrn inkl s "  # de ("s.": siehe, "S. 12")
+    "mlle mmes ste av c.-à-d p.ex "  # fr
+    "sra srta dra dña ud uds vd vds lic ing aprox p.ej "  # es
+    "sig sig.ra sigg dott dott.ssa avv cfr ad.es p.es "  # it
+    "т.е т.к т.н т.о т.ч напр проф акад доц англ лат греч франц ср св ул".split()  # ru
+)
+_NEVER = _NEVER_INTL | frozenset(
     "dr mr mrs ms mx prof st mt ft gen sen rep gov capt col lt sgt rev hon fr messrs mme "
     "e.g eg i.e ie vs v cf viz approx ca resp incl".split()
 )
 # Abbreviations that stay inside the sentence before a number ("No. 5", "Art. 226").
-_BEFORE_NUMBER = frozenset(
+_BEFORE_NUMBER_INTL = frozenset(
+    "abb bd kap abs bsp "  # de
+    "env t "  # fr
+    "pág págs núm cap ej "  # es
+    "pag pagg n nn "  # it
+    "рис табл стр с гл т ч п пп ст разд прил вып кн ок".split()  # ru ("с. 49": страница)
+)
+_BEFORE_NUMBER = _BEFORE_NUMBER_INTL | frozenset(
     "no nos n° nº nr art arts p pp vol vols fig figs sec secs ch chap para paras eq eqs "
-    "ref refs tab pt pts ex cl ss r reg sch op ed".split()
+    "ref refs tab pt pts ex cl ss r reg sch op ed c fl".split()  # "c. 1100": circa
 )
 # Abbreviations that end a sentence only before a usual sentence opener ("Co. It").
 _SOFT = frozenset(
     "co inc ltd corp bros dept univ govt est al jr sr esp assn ave blvd rd dist min max "
-    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split()
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun "
+    "ibid op.cit loc.cit".split()
 )
+# The same for the other languages, whose openers count too ("usw. Die", "2017 г. В"):
+# German capitalises nouns ("usw. Obst", "ggf. Antibiotika"), Russian names ("г. Казань").
+_SOFT_INTL = frozenset(
+    "usw usf u.a u.ä o.ä evtl ggf jh jhd mio mrd tsd s.o s.u ebd chr v.chr n.chr "  # de
+    "cía ee.uu a.c d.c "  # es, it
+    "др г гг в вв мин макс тыс млн млрд руб сут см им".split()  # ru
+)
+# Like "etc.", these end a sentence before any capital (no nouns are capitalised there).
+_LIST_END_INTL = frozenset("ecc т.д т.п пр".split())
+_INTL = _NEVER_INTL | _BEFORE_NUMBER_INTL | _SOFT_INTL | _LIST_END_INTL
 # Capitalized words that usually open a sentence; after an acronym or soft abbreviation
 # they signal a break ("the U.S. How about you?" vs "the U.S. Government").
 _OPENER_WORDS = frozenset(
@@ -68,12 +103,56 @@ _OPENER_WORDS = frozenset(
     "since while although though thus hence therefore now let please once during under "
     "today later finally first second next meanwhile".split()
 )
+# With their counterparts in the other languages; these count only after `_SOFT_INTL`
+# words, so "the U.S. La Jolla" or "Inc. Die Hard" stay whole. A French elision reads as
+# its letter ("L'État", "C'est": "l", "c").
+_OPENER_WORDS_INTL = _OPENER_WORDS | frozenset(
+    "der die das den dem des ein eine einer eines einem einen es er sie wir ich ihr man "
+    "dies diese dieser dieses im am an auf aus bei mit nach von vor zu zum zur für über "
+    "unter durch um aber und oder doch dann danach wenn wie was wo warum wer als da dabei "
+    "damit daher deshalb also auch nun jetzt hier dort heute zuerst schließlich außerdem "
+    "jedoch trotzdem allerdings alle viele einige jeder jede jedes kein keine nicht "
+    "le la les un une du de il elle ils elles on nous vous je tu ce cet cette ces ceci cela "
+    "ça mais et ou donc car si quand lorsque comme dans en au aux pour par sur sous avec "
+    "sans après avant pendant depuis puis ensuite enfin alors ainsi cependant pourtant "
+    "toutefois aussi tout tous toute toutes chaque plusieurs certains qui que où pourquoi "
+    "comment voici voilà non oui l c d j n s qu "
+    "el los las lo unos unas esto este esta estos estas ese esa eso por para pero y o se "
+    "hay su sus del al también luego después antes entonces además sin con sobre desde "
+    "hasta así aunque porque todo todos todas cada muchos algunos otro otra yo él ella "
+    "nosotros ellos ellas usted ustedes donde primero finalmente "
+    "gli uno è e ed ma se quando che questo questa questi queste quello quella poi anche "
+    "nel nella nei negli nelle della dei degli delle alla da dal dalla su sul sulla tra fra "
+    "dopo prima inoltre quindi infatti però tuttavia così tutti ogni molti alcuni io lui "
+    "lei noi voi loro perché chi cosa ci "
+    "это этот эта эти этом в во на при по с со у о об из за для до после однако но и а или "
+    "если когда как что чтобы так также кроме поэтому затем далее потом тогда здесь там "
+    "все всё он она оно они мы я вы его её ее их наш такой такие данный данные некоторые "
+    "многие каждый один одна сначала наконец следует необходимо можно нельзя нет да не ни "
+    "хотя поскольку пока между под над перед через без среди кто где почему какой какая "
+    "какие который ещё еще уже лишь только именно итак".split()
+)
 # Every abbreviation we know: none of them ends a sentence before a lowercase word.
 _KNOWN = (
     _NEVER
     | _BEFORE_NUMBER
     | _SOFT
-    | frozenset("etc imp ibid misc abt yr yrs hr hrs km kg cm mm sq pvt nat intl".split())
+    | _SOFT_INTL
+    | _LIST_END_INTL
+    | frozenset("etc imp misc abt yr yrs hr hrs km kg cm mm sq pvt nat intl".split())
+)
+# What stays inside a sentence before a digit ("No. 5", "et al. 2021", "2017 г. 5").
+_BEFORE_DIGIT = _BEFORE_NUMBER | _SOFT | _SOFT_INTL
+# Two-part abbreviations also written with a space ("z. B.", "т. е.", "op. cit.", "ad es."),
+# and their parts, so a sentence end after another short word costs one set lookup.
+_SPACED = frozenset(k for k in _KNOWN if k.count(".") == 1 and "-" not in k)
+_SPACED_FIRST = frozenset(k.partition(".")[0] for k in _SPACED)
+_SPACED_SECOND = frozenset(k.partition(".")[2] for k in _SPACED)
+# German dates and centuries: a day or ordinal before them is no sentence end ("am 3.
+# Mai", "im 19. Jh."); English months are left out ("in chapter 3. May I ...").
+_AFTER_ORDINAL = frozenset(
+    "januar jänner feb februar märz mai juni juli okt oktober dez dezember "
+    "jh jhd jahrhundert jahrhunderts".split()
 )
 _ACRONYM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 _MARKER_WORD = re.compile(r"\d{1,3}|[a-z]")
@@ -118,6 +197,12 @@ def _spans(text: str, cuts: list[int]) -> list[Span]:
             out.append((lead, lead + len(core)))
         start = cut
     return out
+
+
+def _initial(text: str, nword: str, nxt: re.Match[str] | None) -> bool:
+    """The next word is one letter and a dot: an initial ("им. С. М. Кирова"), so even an
+    opener such as "С" or "A" starts no sentence there."""
+    return len(nword) == 1 and nxt is not None and text.startswith(".", nxt.end())
 
 
 def _succ(value: str) -> str:
@@ -221,24 +306,41 @@ class RuleSegmenter:
         style = "." + m.group("close")[:1] if m.group("close")[:1] == ")" else "."
         if self._marker(text, word, wstart, style, end, cuts, last_marker):
             return
-        key = word.lstrip(_OPENERS).lower()
+        bare = word.lstrip(_OPENERS)
+        key = bare.lower()
+        if key in _INTL and len(bare) > 1 and bare.isupper() and "." not in bare:
+            key = bare  # "JH.", "LIC.": an acronym in capitals, not "Jh." or "Lic."
+        if key in _SPACED_FIRST and nxt and text.startswith(".", nxt.end()):
+            if f"{key}.{nword.lower()}" in _SPACED:  # "z." of "z. B.": it goes on
+                return
+        if key in _SPACED_SECOND and wstart >= 2 and text[wstart - 1] == " ":
+            prev = _word_before(text, wstart - 1)[0].lstrip(_OPENERS).lower()
+            joined = f"{prev}{key}" if prev[-1:] == "." else f"{prev}.{key}"
+            if joined in _SPACED:  # "B." of "z. B.", "es." of "ad es."
+                key = joined
         if key in _NEVER:
             return
         if nword[:1].isdigit():
-            if key not in _BEFORE_NUMBER and key not in _SOFT:  # "et al. 2021", "Jan. 5"
+            if key not in _BEFORE_DIGIT:  # "No. 5", "et al. 2021", "Jan. 5" stay whole
                 cuts.append(end)
             return
-        opener = nword.lower() in _OPENER_WORDS
-        if key in _SOFT or _ACRONYM.fullmatch(key):
-            if opener:
-                cuts.append(end)
-            return
-        bare = word.lstrip(_OPENERS)
-        if len(bare) == 1 and bare.isupper():  # an initial: "Jonas E. Smith", "you and I."
+        lower = nword.lower()
+        if lower in _AFTER_ORDINAL and key.isdigit() and len(key) <= 2:
+            return  # "am 3. Mai", "im 19. Jh."
+        if len(bare) == 1 and bare.isupper() and "." not in key:
+            # an initial: "Jonas E. Smith", "you and I."
             prev, _ = _word_before(text, max(wstart - 1, 0))
             if prev[:1].isupper() and wstart > 0:
                 return
-            if bare == "I" or opener:
+            if bare == "I" or (lower in _OPENER_WORDS and not _initial(text, nword, nxt)):
                 cuts.append(end)
             return
-        cuts.append(end)
+        if key in _SOFT_INTL:
+            openers = _OPENER_WORDS_INTL
+        elif key in _SOFT or (key not in _KNOWN and _ACRONYM.fullmatch(key)):
+            openers = _OPENER_WORDS
+        else:
+            cuts.append(end)
+            return
+        if lower in openers and not _initial(text, nword, nxt):
+            cuts.append(end)
