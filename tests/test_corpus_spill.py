@@ -16,7 +16,7 @@ from notechunk.corpus import spill as spilled
 from notechunk.corpus.dedupe import dedupe
 from notechunk.corpus.inputs import file_inputs
 from notechunk.corpus.scores import retrieval_scores
-from notechunk.corpus.spill import spill
+from notechunk.corpus.spill import pack, spill
 from notechunk.finish import finish_file
 from passes import gather
 
@@ -39,7 +39,7 @@ def test_the_spill_puts_markdown_first_and_sorts_errors(tmp_path: Path) -> None:
         ),
     ]
     errors = [FileError(source="a.md", stage="discover", reason="z")]
-    sc = spill(((r, None) for r in results), tmp_path, CFG, errors)
+    sc = spill((pack(r, None, CFG) for r in results), tmp_path, CFG, errors)
     assert list(sc.chunks()) == [md, row]
     assert (sc.n_markdown, sc.n_sheets) == (1, 1)
     assert [e.source for e in sc.errors] == ["a.md", "b.md"]
@@ -67,7 +67,9 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
     given = (
-        ((r, file_inputs(r)) for r in results) if made_by_worker else ((r, None) for r in results)
+        (pack(r, file_inputs(r), CFG) for r in results)
+        if made_by_worker
+        else (pack(r, None, CFG) for r in results)
     )
     sc = spill(given, tmp_path, CFG)
     assert list(sc.chunks()) == memory
@@ -107,7 +109,7 @@ def test_acronyms_expand_per_file_whatever_the_records(
         source="news.md",
         chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
     )
-    sc = spill(((r, None) for r in (who, *weekly, other)), tmp_path, cfg, parts=parts)
+    sc = spill((pack(r, None, cfg) for r in (who, *weekly, other)), tmp_path, cfg, parts=parts)
     assert len(sc.results) == parts  # 4 or 5 records: a segment each part
     got = {c.text[:12]: c.acronyms for c in sc.chunks() if c.source in ("who.md", "news.md")}
     assert got == {
@@ -137,10 +139,10 @@ def test_the_glossary_pass_on_a_pool_equals_it_here(tmp_path: Path) -> None:
         )
         for k in range(5)
     ]
-    here = spill(((r, None) for r in results), tmp_path / "here", cfg)
+    here = spill((pack(r, None, cfg) for r in results), tmp_path / "here", cfg)
     with worker_pool(2) as pool:
         pooled = spill(
-            ((r, None) for r in results),
+            (pack(r, None, cfg) for r in results),
             tmp_path / "pool",
             cfg,
             expand=expand_pooled(pool),

@@ -55,3 +55,26 @@ def test_files_too_big_for_one_block_give_the_same_outputs(
     names = ("chunks.jsonl.gz", "qa/metrics.json", "qa/flagged.json", "stages/excel_chunks.jsonl")
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_packed_in_the_workers_as_here(tmp_path: Path) -> None:
+    """`pack_files` on two workers packs each batch there (a sheet past `SHEET_PART` rows
+    part by part, as this process does): the same records, bytes and arrays, in order."""
+    from notechunk.engines import SHEET_PART
+    from notechunk.engines.local import pack_files
+
+    notes(tmp_path, [30, 5, 80, 12])
+    rows = "\n".join(f"{k},Pass {k},Ladakh" for k in range(SHEET_PART + 300))
+    (tmp_path / "p.csv").write_text("Id,Name,State\n" + rows + "\n")
+    files = discover(tmp_path).files
+    one = list(pack_files(files, Config(), workers=1))
+    two = list(pack_files(files, Config(), workers=2))
+    assert [(o.packed.source, o.more) for o in one] == [(o.packed.source, o.more) for o in two]
+    assert sum(o.more for o in one) >= 1  # the sheet came in parts
+    for a, b in zip(one, two, strict=True):
+        assert a.packed.glossary == b.packed.glossary and a.key == b.key
+        assert len(a.packed.records) == len(b.packed.records)
+        for x, y in zip(a.packed.records, b.packed.records, strict=True):
+            assert (x.kind, x.data) == (y.kind, y.data)
+            assert np.array_equal(x.hashes, y.hashes) and np.array_equal(x.omit, y.omit)
+            assert all(np.array_equal(p, q) for p, q in zip(x.terms, y.terms, strict=True))

@@ -49,7 +49,7 @@ from notechunk.enrich.glossary import (
     glossary_stats,
     merge_all,
 )
-from notechunk.io.spill import ArraySpill, SpillWriter, read_spill
+from notechunk.io.spill import ArraySpill, SpillWriter, encode_result, read_spill
 from notechunk.tokens import counter_for
 
 KINDS: tuple[SourceType, ...] = ("markdown", "spreadsheet")
@@ -180,8 +180,80 @@ def expand_here(
     return (expand_segment(seg, glossary, owns, cfg) for seg in segments)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Record:
+    """At most `RECORD` chunks of one file and kind as the spill stores them: the encoded
+    `FileResult`, its token block's arrays, its dedupe key hashes and omit bits."""
+
+    kind: SourceType
+    data: bytes
+    terms: tuple[NDArray[np.generic], ...]
+    hashes: Hashes
+    omit: NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Packed:
+    """A file's result (or a sheet part's) packed for the spill (`pack`), where it was
+    made: a pool worker hands back bytes and arrays, not a hundred thousand chunk objects
+    for the parent to rebuild, hold and encode again."""
+
+    source: str
+    records: tuple[Record, ...]
+    glossary: GlossaryStats
+    defines: Mapping[str, str]
+    discarded: tuple[DiscardedRow, ...] = ()
+    reports: tuple[SheetReport, ...] = ()
+    accounts: tuple[LineAccount, ...] = ()
+    errors: tuple[FileError, ...] = ()
+
+
+def pack(r: FileResult, inputs: FileInputs | None, cfg: Config) -> Packed:
+    """One result's spill records (Markdown and sheets apart, each in records of at most
+    `RECORD` chunks) with its pass inputs; the token block and glossary statistics made
+    here when `inputs` is None (a record at a time past `WHOLE_BLOCK` chunks)."""
+    block = inputs.block if inputs is not None else None
+    records: list[Record] = []
+    for kind in KINDS:
+        mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
+        if not mask.any():
+            continue
+        mine = [c for c in r.chunks if c.source_type == kind]
+        kblock = None if block is None else block if mask.all() else subset(block, mask)
+        for lo in range(0, len(mine), RECORD):
+            part = tuple(mine[lo : lo + RECORD])
+            if kblock is None:  # made here, a record at a time
+                arrays = to_arrays(term_block(part))
+            elif len(part) == len(mine):
+                arrays = to_arrays(kblock)
+            else:
+                arrays = to_arrays(doc_range(kblock, lo, lo + len(part)))
+            records.append(
+                Record(
+                    kind=kind,
+                    data=encode_result(FileResult(source=r.source, chunks=part)),
+                    terms=arrays,
+                    hashes=key_hashes(part, cfg.dedupe),
+                    omit=np.asarray([c.omit for c in part], dtype=bool),
+                )
+            )
+    if inputs is None:
+        counted = glossary_stats(r.chunks)
+        inputs = FileInputs(None, counted, defined_in(counted))
+    return Packed(
+        source=r.source,
+        records=tuple(records),
+        glossary=inputs.glossary,
+        defines=inputs.defines,
+        discarded=r.discarded,
+        reports=r.reports,
+        accounts=r.accounts,
+        errors=r.errors,
+    )
+
+
 def spill(
-    results: Iterable[tuple[FileResult, FileInputs | None]],
+    packed: Iterable[Packed],
     folder: Path,
     cfg: Config,
     discovery_errors: Iterable[FileError] = (),
@@ -189,11 +261,11 @@ def spill(
     expand: ExpandSegments = expand_here,
     parts: int = 1,
 ) -> SpilledCorpus:
-    """Every file's result to disk as it arrives, with its token block (Markdown and sheets
-    apart: output order is Markdown, then sheets), its dedupe key hashes and its glossary
-    statistics (`inputs` made here when None, as the workers make them); only small
-    records stay in memory. Then the glossary pass (each kind's records cut into about
-    `parts` segments of equal chunks, run by `expand`) and dedupe."""
+    """Every file's packed result (`pack`) to disk as it arrives: its records (Markdown
+    and sheets apart: output order is Markdown, then sheets) and token blocks; only the
+    dedupe key hashes, omit bits and glossary statistics stay in memory. Then the
+    glossary pass (each kind's records cut into about `parts` segments of equal chunks,
+    run by `expand`) and dedupe."""
     hashes: dict[str, list[Hashes]] = {k: [] for k in KINDS}
     omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
     discarded: list[DiscardedRow] = []
@@ -207,39 +279,23 @@ def spill(
     with SpillWriter(paths[0]) as md, SpillWriter(paths[1]) as sh:
         writers = {"markdown": md, "spreadsheet": sh}
         offsets = {k: w.offsets for k, w in writers.items()}
-        for r, inputs in results:
-            block = inputs.block if inputs is not None else None
-            for kind in KINDS:
-                mask = np.asarray([c.source_type == kind for c in r.chunks], dtype=bool)
-                if not mask.any():
-                    continue
-                mine = [c for c in r.chunks if c.source_type == kind]
-                kblock = None if block is None else block if mask.all() else subset(block, mask)
-                for lo in range(0, len(mine), RECORD):
-                    part = tuple(mine[lo : lo + RECORD])
-                    writers[kind].add(FileResult(source=r.source, chunks=part))
-                    if kblock is None:  # made here, a record at a time
-                        terms[kind].add(to_arrays(term_block(part)))
-                    elif len(part) == len(mine):
-                        terms[kind].add(to_arrays(kblock))
-                    else:
-                        terms[kind].add(to_arrays(doc_range(kblock, lo, lo + len(part))))
-                    hashes[kind].append(key_hashes(part, cfg.dedupe))
-                    omits[kind].append(np.asarray([c.omit for c in part], dtype=bool))
-            if inputs is None:
-                counted = glossary_stats(r.chunks)
-                inputs = FileInputs(None, counted, defined_in(counted))
-            if cfg.enrich.acronyms and inputs.defines:  # a sheet's parts: the first given wins
-                own = owns.setdefault(r.source, {})
-                for acronym, long in inputs.defines.items():
+        for p in packed:
+            for rec in p.records:
+                writers[rec.kind].add_encoded(rec.data)
+                terms[rec.kind].add(rec.terms)
+                hashes[rec.kind].append(rec.hashes)
+                omits[rec.kind].append(rec.omit)
+            if cfg.enrich.acronyms and p.defines:  # a sheet's parts: the first given wins
+                own = owns.setdefault(p.source, {})
+                for acronym, long in p.defines.items():
                     own.setdefault(acronym, long)
-            stats.append(inputs.glossary)
+            stats.append(p.glossary)
             if len(stats) >= _MERGE_EVERY:
                 stats = [merge_all(stats)]
-            discarded += r.discarded
-            reports += r.reports
-            accounts += r.accounts
-            errors += r.errors
+            discarded += p.discarded
+            reports += p.reports
+            accounts += p.accounts
+            errors += p.errors
     glossary = corpus_glossary(stats, user)
     results_at: tuple[Path, ...] = paths
     terms_at: tuple[Path, ...] = (terms["markdown"].path, terms["spreadsheet"].path)

@@ -1,41 +1,46 @@
 """The local engine: per-file work on this machine's cores, the corpus passes over a spill.
 
 Files are cut into contiguous batches of about equal bytes (several per worker, for
-balance) and each batch runs the map step (`engines.process_with_inputs`) in a pool of
-fresh processes; results come back in the order of the files, so `--workers N` changes
-nothing in the outputs. Each batch's results are spilled as they arrive
-(`corpus.spill`), then the glossary pass (on the pool, a task per spill segment) and
-dedupe run over the spill; the scores and the chunks are read from it when the write pass
-asks.
+balance) and each batch runs the map step in a pool of fresh processes, packed for the
+spill where it is made (`pack_batch`: `corpus.spill.pack` on each file, a sheet part by
+part), so only encoded bytes and term arrays cross to the parent; results come back in
+the order of the files, so `--workers N` changes nothing in the outputs. The packed
+batches are written to the spill as they arrive (`corpus.spill.spill`), then the
+glossary pass (on the pool, a task per spill segment) and dedupe run over the spill; the
+scores and the chunks are read from it when the write pass asks.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from notechunk._proc import mp_context, quiet_worker, release_freed_memory
-from notechunk.chunk import FileError, FileResult
+from notechunk.chunk import FileError
 from notechunk.config import Config
 from notechunk.corpus import Gathered
-from notechunk.corpus.inputs import FileInputs
 from notechunk.corpus.scores import BlockStore, ScoreBlocks, score_stored
 from notechunk.corpus.scores.bm25index import Index, save_index
 from notechunk.corpus.spill import (
     ExpandSegments,
+    Packed,
     Rehashed,
     Segment,
     SpilledBlocks,
     SpilledCorpus,
     expand_here,
     expand_segment,
+    pack,
     score_file,
     spill,
 )
@@ -49,6 +54,8 @@ from notechunk.engines import (
 )
 from notechunk.enrich.glossary import Glossary
 
+T = TypeVar("T")
+
 
 def process_files(
     files: Sequence[SourceFile],
@@ -61,36 +68,104 @@ def process_files(
     pool: Executor | None = None,
 ) -> Iterator[Processed]:
     """One outcome per file with its pass inputs, in the order of `files` whatever the
-    number of workers, yielded as each batch finishes (so the caller can spill it and let
-    it go); in this process (one worker, or one batch) a sheet's outcome comes in parts
-    (`FileOutcome.more`). `pool`: the engine's workers (made here when None)."""
-    total = len(files)
-    done = 0
-    parts = batches(files, workers)
-    if workers <= 1 or len(parts) <= 1:  # here, a sheet in parts as it is read
-        for processed in stream_with_inputs(files, cfg, cache_root, cfg_key):
-            yield processed
-            if not processed[0].more:
-                done += 1
-                if progress:
-                    progress("chunk", done, total)
+    number of workers, yielded as each batch finishes; in this process (one worker, or
+    one batch) a sheet's outcome comes in parts (`FileOutcome.more`). `pool`: the
+    engine's workers (made here when None)."""
+    if workers <= 1 or len(batches(files, workers)) <= 1:  # here, a sheet in parts
+        here = stream_with_inputs(files, cfg, cache_root, cfg_key)
+        yield from _counted(here, progress, len(files), _processed_more)
         return
-    ahead = 2 * workers  # batches in flight: finished results wait for the caller, so
-    # a window bounds what piles up when the caller (spilling) is slower than the pool
+    task = partial(process_with_inputs, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
+    yield from _counted(_pooled(files, workers, pool, task), progress, len(files), _processed_more)
+
+
+@dataclass(frozen=True, slots=True)
+class PackedOutcome:
+    """A file's outcome (or a sheet part's) as the spill takes it (`corpus.spill.pack`),
+    with its cache key, note and `more` (as `FileOutcome`)."""
+
+    packed: Packed
+    key: str | None
+    note: str | None
+    more: bool
+
+
+def pack_batch(
+    files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
+) -> list[PackedOutcome]:
+    """The map step packed for the spill where it runs: each file (a sheet part by part,
+    `stream_with_inputs`) encoded as it is made, so neither this worker nor the parent
+    ever holds a whole batch's chunk objects."""
+    return list(_packed(stream_with_inputs(files, cfg, cache_root, cfg_key), cfg))
+
+
+def pack_files(
+    files: Sequence[SourceFile],
+    cfg: Config,
+    *,
+    workers: int = 1,
+    cache_root: Path | None = None,
+    cfg_key: str = "",
+    progress: Progress | None = None,
+    pool: Executor | None = None,
+) -> Iterator[PackedOutcome]:
+    """`process_files` packed for the spill: in this process, or each batch packed by a
+    worker of `pool`; in the order of `files` whatever the number of workers."""
+    if workers <= 1 or len(batches(files, workers)) <= 1:
+        here = _packed(stream_with_inputs(files, cfg, cache_root, cfg_key), cfg)
+        yield from _counted(here, progress, len(files), _packed_more)
+        return
+    task = partial(pack_batch, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
+    yield from _counted(_pooled(files, workers, pool, task), progress, len(files), _packed_more)
+
+
+def _packed(processed: Iterable[Processed], cfg: Config) -> Iterator[PackedOutcome]:
+    for o, inputs in processed:
+        yield PackedOutcome(pack(o.result, inputs, cfg), o.key, o.note, o.more)
+
+
+def _processed_more(item: Processed) -> bool:
+    return item[0].more
+
+
+def _packed_more(item: PackedOutcome) -> bool:
+    return item.more
+
+
+def _counted(
+    outcomes: Iterable[T], progress: Progress | None, total: int, more: Callable[[T], bool]
+) -> Iterator[T]:
+    """`outcomes` passed on, each file's last part (not `more`) counted for `progress`."""
+    done = 0
+    for item in outcomes:
+        yield item
+        if not more(item):
+            done += 1
+            if progress:
+                progress("chunk", done, total)
+
+
+def _pooled(
+    files: Sequence[SourceFile],
+    workers: int,
+    pool: Executor | None,
+    task: Callable[[list[SourceFile]], list[T]],
+) -> Iterator[T]:
+    """`task` over the files' batches on the pool, results in the order of the files as
+    each batch finishes. At most `workers + 1` batches are in flight: finished results
+    wait for the caller, so the window bounds what piles up in this process when the
+    caller (spilling) is slower than the pool."""
     with ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(worker_pool(workers))
-        pending: deque[Future[list[Processed]]] = deque()
-        todo = iter(parts)
-        for part in islice(todo, ahead):
-            pending.append(pool.submit(process_with_inputs, part, cfg, cache_root, cfg_key))
+        pending: deque[Future[list[T]]] = deque()
+        todo = iter(batches(files, workers))
+        for part in islice(todo, workers + 1):
+            pending.append(pool.submit(task, part))
         while pending:
             outcomes = pending.popleft().result()
             for part in islice(todo, 1):
-                pending.append(pool.submit(process_with_inputs, part, cfg, cache_root, cfg_key))
-            done += len(outcomes)
-            if progress:
-                progress("chunk", done, total)
+                pending.append(pool.submit(task, part))
             yield from outcomes
             del outcomes
 
@@ -125,8 +200,8 @@ def gather(
     with ExitStack() as stack:
         pool = stack.enter_context(worker_pool(workers)) if workers > 1 else None
 
-        def results() -> Iterator[tuple[FileResult, FileInputs]]:
-            for outcome, inputs in process_files(
+        def results() -> Iterator[Packed]:
+            for outcome in pack_files(
                 files,
                 cfg,
                 workers=workers,
@@ -136,10 +211,10 @@ def gather(
                 pool=pool,
             ):
                 if not outcome.more:  # a file's last part
-                    keys.append((outcome.result.source, outcome.key))
+                    keys.append((outcome.packed.source, outcome.key))
                     if outcome.note:
                         notes.append(outcome.note)
-                yield outcome.result, inputs
+                yield outcome.packed
 
         expand = expand_here if pool is None else expand_pooled(pool)
         sc = spill(results(), work, cfg, discovery_errors, user, expand, parts=2 * workers)

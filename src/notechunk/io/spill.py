@@ -36,7 +36,10 @@ class SpillWriter:
         self._size = 0
 
     def add(self, result: FileResult) -> None:
-        data = self._enc.encode(result)
+        self.add_encoded(self._enc.encode(result))
+
+    def add_encoded(self, data: bytes) -> None:
+        """A record encoded elsewhere (`encode_result`, e.g. in a pool worker)."""
         self.offsets.append(self._size)
         self._fh.write(_LEN.pack(len(data)))
         self._fh.write(data)
@@ -52,6 +55,11 @@ class SpillWriter:
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def encode_result(result: FileResult) -> bytes:
+    """A spill record's bytes, as `SpillWriter.add` writes them."""
+    return msgspec.msgpack.encode(result)
 
 
 def read_spill(path: Path, at: int = 0, count: int | None = None) -> Iterator[FileResult]:
