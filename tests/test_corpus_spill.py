@@ -16,11 +16,25 @@ from notechunk.corpus import spill as spilled
 from notechunk.corpus.dedupe import dedupe
 from notechunk.corpus.inputs import file_inputs
 from notechunk.corpus.scores import retrieval_scores
-from notechunk.corpus.spill import pack, spill
+from notechunk.corpus.spill import Batch, pack, spill, store
 from notechunk.finish import finish_file
 from passes import gather
 
 CFG = Config()
+
+
+def stored(
+    results: list[FileResult], folder: Path, cfg: Config = CFG, split: int = 1, inputs: bool = False
+) -> list[Batch]:
+    """The results packed and stored in `split` contiguous batches, as pool workers do."""
+    step = -(-len(results) // split)
+    return [
+        store(
+            (pack(r, file_inputs(r) if inputs else None, cfg) for r in results[lo : lo + step]),
+            folder / "batches" / f"{lo:06d}",
+        )
+        for lo in range(0, len(results), step)
+    ]
 
 
 def chunk(text: str, source: str, path: tuple[str, ...], line: int = 1) -> Chunk:
@@ -39,7 +53,7 @@ def test_the_spill_puts_markdown_first_and_sorts_errors(tmp_path: Path) -> None:
         ),
     ]
     errors = [FileError(source="a.md", stage="discover", reason="z")]
-    sc = spill((pack(r, None, CFG) for r in results), tmp_path, CFG, errors)
+    sc = spill(stored(results, tmp_path), tmp_path, CFG, errors)
     assert list(sc.chunks()) == [md, row]
     assert (sc.n_markdown, sc.n_sheets) == (1, 1)
     assert [e.source for e in sc.errors] == ["a.md", "b.md"]
@@ -47,12 +61,14 @@ def test_the_spill_puts_markdown_first_and_sorts_errors(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("record", [8_192, 3, 1])
-@pytest.mark.parametrize("made_by_worker", [False, True])
+@pytest.mark.parametrize(("made_by_worker", "split"), [(False, 1), (True, 1), (True, 3)])
 def test_the_spilled_passes_equal_the_in_memory_ones(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, made_by_worker: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, made_by_worker: bool, split: int
 ) -> None:
     """spill -> dedupe on key hashes -> scores over spilled blocks == gather, dedupe, score,
-    whether a file is one spill record or cut into records of `record` chunks."""
+    whether a file is one spill record or cut into records of `record` chunks, and
+    whether the files were stored in one batch or in several (each batch's Markdown and
+    sheets apart, output order all the Markdown first)."""
     monkeypatch.setattr(spilled, "RECORD", record)
     texts = ["Doxycycline", "Article 21 protects life.", "Doxycycline", "Monsoon rain in June."]
     results = [
@@ -66,12 +82,7 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
     sheet = finish_file(Pieces(source="p.csv", source_type="spreadsheet", pieces=rows), CFG)
     results.insert(1, FileResult(source="p.csv", chunks=sheet))
     memory = dedupe(gather(results).chunks, CFG.dedupe)
-    given = (
-        (pack(r, file_inputs(r), CFG) for r in results)
-        if made_by_worker
-        else (pack(r, None, CFG) for r in results)
-    )
-    sc = spill(given, tmp_path, CFG)
+    sc = spill(stored(results, tmp_path, split=split, inputs=made_by_worker), tmp_path, CFG)
     assert list(sc.chunks()) == memory
     surviving = int(np.count_nonzero(~sc.omitted & (sc.original < 0)))
     assert surviving == sum(1 for c in memory if not c.omit)
@@ -80,14 +91,15 @@ def test_the_spilled_passes_equal_the_in_memory_ones(
         assert got == retrieval_scores(memory)
 
 
-@pytest.mark.parametrize("parts", [1, 3])
+@pytest.mark.parametrize(("parts", "split"), [(1, 1), (3, 1), (3, 2)])
 @pytest.mark.parametrize("record", [8_192, 1])
 def test_acronyms_expand_per_file_whatever_the_records(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, parts: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: int, parts: int, split: int
 ) -> None:
     """With enrich.acronyms, a file's later chunks get the file's own definition even when
     the file is cut into several spill records (and the corpus would say otherwise), and
-    whatever the segments the glossary pass is cut into; the defining chunk is left
+    whatever the segments the glossary pass is cut into and the batches the files were
+    stored in (who.md in one, news.md in another); the defining chunk is left
     alone; other files get the corpus's expansion."""
     monkeypatch.setattr(spilled, "RECORD", record)
     cfg = replace(CFG, enrich=replace(CFG.enrich, acronyms=True))
@@ -109,8 +121,10 @@ def test_acronyms_expand_per_file_whatever_the_records(
         source="news.md",
         chunks=(chunk("In 2020 the WHO declared a pandemic.", "news.md", ("C",), 1),),
     )
-    sc = spill((pack(r, None, cfg) for r in (who, *weekly, other)), tmp_path, cfg, parts=parts)
-    assert len(sc.results) == parts  # 4 or 5 records: a segment each part
+    given = stored([who, *weekly, other], tmp_path, cfg, split)
+    sc = spill(given, tmp_path, cfg, parts=parts)
+    # 4 or 5 records: a segment each part, the parts shared among the stored batches
+    assert len(sc.results) == (parts if split == 1 else split * -(-parts // split))
     got = {c.text[:12]: c.acronyms for c in sc.chunks() if c.source in ("who.md", "news.md")}
     assert got == {
         "The World He": (),
@@ -139,10 +153,10 @@ def test_the_glossary_pass_on_a_pool_equals_it_here(tmp_path: Path) -> None:
         )
         for k in range(5)
     ]
-    here = spill((pack(r, None, cfg) for r in results), tmp_path / "here", cfg)
+    here = spill(stored(results, tmp_path / "here", cfg), tmp_path / "here", cfg)
     with worker_pool(2) as pool:
         pooled = spill(
-            (pack(r, None, cfg) for r in results),
+            stored(results, tmp_path / "pool", cfg),
             tmp_path / "pool",
             cfg,
             expand=expand_pooled(pool),

@@ -57,24 +57,31 @@ def test_files_too_big_for_one_block_give_the_same_outputs(
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
-def test_packed_in_the_workers_as_here(tmp_path: Path) -> None:
-    """`pack_files` on two workers packs each batch there (a sheet past `SHEET_PART` rows
-    part by part, as this process does): the same records, bytes and arrays, in order."""
+def test_stored_in_the_workers_as_here(tmp_path: Path) -> None:
+    """`store_files` on two workers stores each batch there (a sheet past `SHEET_PART`
+    rows part by part, as this process does): read back in output order, the same
+    records, token blocks, hashes and keys as one batch stored here."""
+    from notechunk.corpus.spill import spill
     from notechunk.engines import SHEET_PART
-    from notechunk.engines.local import pack_files
+    from notechunk.engines.local import store_files
 
-    notes(tmp_path, [30, 5, 80, 12])
+    src = tmp_path / "src"
+    src.mkdir()
+    notes(src, [30, 5, 80, 12])
     rows = "\n".join(f"{k},Pass {k},Ladakh" for k in range(SHEET_PART + 300))
-    (tmp_path / "p.csv").write_text("Id,Name,State\n" + rows + "\n")
-    files = discover(tmp_path).files
-    one = list(pack_files(files, Config(), workers=1))
-    two = list(pack_files(files, Config(), workers=2))
-    assert [(o.packed.source, o.more) for o in one] == [(o.packed.source, o.more) for o in two]
-    assert sum(o.more for o in one) >= 1  # the sheet came in parts
-    for a, b in zip(one, two, strict=True):
-        assert a.packed.glossary == b.packed.glossary and a.key == b.key
-        assert len(a.packed.records) == len(b.packed.records)
-        for x, y in zip(a.packed.records, b.packed.records, strict=True):
-            assert (x.kind, x.data) == (y.kind, y.data)
-            assert np.array_equal(x.hashes, y.hashes) and np.array_equal(x.omit, y.omit)
-            assert all(np.array_equal(p, q) for p, q in zip(x.terms, y.terms, strict=True))
+    (src / "a.csv").write_text("Id,Name,State\n" + rows + "\n")  # a batch alone
+    files = discover(src).files
+    cfg = Config()
+    one = list(store_files(files, tmp_path / "one", cfg, workers=1))
+    two = list(store_files(files, tmp_path / "two", cfg, workers=2))
+    assert len(one) == 1 and len(two) > 1
+    assert [k for b in one for k in b.keys] == [k for b in two for k in b.keys]
+    assert len(one[0].batch.files) > len(files)  # the sheet came in parts
+    here = spill((b.batch for b in one), tmp_path / "one", cfg)
+    there = spill((b.batch for b in two), tmp_path / "two", cfg)
+    assert list(here.chunks()) == list(there.chunks())
+    assert here.original.tolist() == there.original.tolist()
+    assert here.scores().tolist() == there.scores().tolist()
+    assert [f.glossary for b in one for f in b.batch.files] == [
+        f.glossary for b in two for f in b.batch.files
+    ]

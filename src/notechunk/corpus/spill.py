@@ -1,9 +1,11 @@
 """The local engine's store: a corpus on disk, so memory stays flat in corpus size.
 
-`spill` writes each file's chunks and token block as they arrive (Markdown and sheets
-apart, so reading them back gives output order, each in records of at most `RECORD`
-chunks), keeping per chunk only its dedupe key hash and omit bit; then the glossary pass
-(each record expanded where the glossary changes it) and dedupe (`dedupe.originals`).
+`pack` encodes a file's result where it was made; `store` writes a batch of packed
+results as they come (Markdown and sheets apart, each in records of at most `RECORD`
+chunks, with their token blocks): a pool worker stores its own batch. `spill` joins the
+stored batches in the order of the files (reading them back gives output order), keeping
+per chunk only its dedupe key hash and omit bit; then the glossary pass (each record
+expanded where the glossary changes it) and dedupe (`dedupe.originals`).
 `SpilledCorpus.chunks` reads the chunks back with duplicates marked; `.scores` runs the
 score pass over the spilled token blocks (`scores.scores`, index blocks spilled too).
 """
@@ -12,7 +14,8 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -252,8 +255,70 @@ def pack(r: FileResult, inputs: FileInputs | None, cfg: Config) -> Packed:
     )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stored:
+    """One kind's records of one batch as `store` wrote them: the spill and token block
+    files, where each record starts in them, and per record what the passes keep in
+    memory (its chunks' dedupe key hashes and omit bits)."""
+
+    kind: SourceType
+    results: Path
+    terms: Path
+    offsets: tuple[int, ...]
+    terms_offsets: tuple[int, ...]
+    hashes: tuple[Hashes, ...]
+    omits: tuple[NDArray[np.bool_], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """A run of files stored (`store`): their records on disk, by kind, and each packed
+    result's other parts (a `Packed` without its records), in order."""
+
+    stored: tuple[Stored, ...]
+    files: tuple[Packed, ...]
+
+
+def store(packed: Iterable[Packed], folder: Path) -> Batch:
+    """Packed results written under `folder` as they come, Markdown and sheets apart:
+    what a pool worker does with its batch, so only key hashes, omit bits and the small
+    reports cross to the parent, never the chunks."""
+    paths: dict[SourceType, tuple[Path, Path]] = {}
+    writers: dict[SourceType, tuple[SpillWriter, ArraySpill]] = {}
+    hashes: dict[SourceType, list[Hashes]] = {k: [] for k in KINDS}
+    omits: dict[SourceType, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
+    files: list[Packed] = []
+    with ExitStack() as stack:
+        for p in packed:
+            for rec in p.records:
+                if rec.kind not in writers:
+                    paths[rec.kind] = (folder / f"{rec.kind}.spill", folder / f"{rec.kind}.terms")
+                    writer = stack.enter_context(SpillWriter(paths[rec.kind][0]))
+                    writers[rec.kind] = (writer, ArraySpill(paths[rec.kind][1]))
+                results, terms = writers[rec.kind]
+                results.add_encoded(rec.data)
+                terms.add(rec.terms)
+                hashes[rec.kind].append(rec.hashes)
+                omits[rec.kind].append(rec.omit)
+            files.append(replace(p, records=()))
+    stored = tuple(
+        Stored(
+            kind=kind,
+            results=paths[kind][0],
+            terms=paths[kind][1],
+            offsets=tuple(writers[kind][0].offsets),
+            terms_offsets=tuple(writers[kind][1].offsets),
+            hashes=tuple(hashes[kind]),
+            omits=tuple(omits[kind]),
+        )
+        for kind in KINDS
+        if kind in writers
+    )
+    return Batch(stored, tuple(files))
+
+
 def spill(
-    packed: Iterable[Packed],
+    batches: Iterable[Batch],
     folder: Path,
     cfg: Config,
     discovery_errors: Iterable[FileError] = (),
@@ -261,30 +326,22 @@ def spill(
     expand: ExpandSegments = expand_here,
     parts: int = 1,
 ) -> SpilledCorpus:
-    """Every file's packed result (`pack`) to disk as it arrives: its records (Markdown
-    and sheets apart: output order is Markdown, then sheets) and token blocks; only the
-    dedupe key hashes, omit bits and glossary statistics stay in memory. Then the
-    glossary pass (each kind's records cut into about `parts` segments of equal chunks,
-    run by `expand`) and dedupe."""
-    hashes: dict[str, list[Hashes]] = {k: [] for k in KINDS}
-    omits: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in KINDS}
+    """The stored batches (`store`, in the order of the files) as one corpus on disk:
+    output order is every batch's Markdown, then every batch's sheets; only the dedupe
+    key hashes, omit bits and glossary statistics stay in memory. Then the glossary pass
+    (the records cut into about `parts` segments in all, run by `expand`) and dedupe.
+    `folder` holds what the passes write."""
+    stored: dict[SourceType, list[Stored]] = {k: [] for k in KINDS}
     discarded: list[DiscardedRow] = []
     reports: list[SheetReport] = []
     accounts: list[LineAccount] = []
     errors = list(discovery_errors)
     stats: list[GlossaryStats] = []
     owns: dict[str, dict[str, str]] = {}  # with enrich.acronyms: each file's definitions
-    paths = (folder / "markdown.spill", folder / "sheets.spill")
-    terms = {k: ArraySpill(folder / f"{k}.terms") for k in KINDS}
-    with SpillWriter(paths[0]) as md, SpillWriter(paths[1]) as sh:
-        writers = {"markdown": md, "spreadsheet": sh}
-        offsets = {k: w.offsets for k, w in writers.items()}
-        for p in packed:
-            for rec in p.records:
-                writers[rec.kind].add_encoded(rec.data)
-                terms[rec.kind].add(rec.terms)
-                hashes[rec.kind].append(rec.hashes)
-                omits[rec.kind].append(rec.omit)
+    for batch in batches:
+        for st in batch.stored:
+            stored[st.kind].append(st)
+        for p in batch.files:
             if cfg.enrich.acronyms and p.defines:  # a sheet's parts: the first given wins
                 own = owns.setdefault(p.source, {})
                 for acronym, long in p.defines.items():
@@ -297,31 +354,24 @@ def spill(
             accounts += p.accounts
             errors += p.errors
     glossary = corpus_glossary(stats, user)
-    results_at: tuple[Path, ...] = paths
-    terms_at: tuple[Path, ...] = (terms["markdown"].path, terms["spreadsheet"].path)
-    if cfg.enrich.acronyms and glossary.entries:
-        segments: list[Segment] = []
-        for kind, path in zip(KINDS, paths, strict=True):
-            sizes = [len(h) for h in hashes[kind]]
-            segments += _segments(path, terms[kind], offsets[kind], sizes, parts)
-        got = list(expand(segments, glossary, owns, cfg))
-        for kind, path in zip(KINDS, paths, strict=True):
-            fresh = [
-                h
-                for seg, part in zip(segments, got, strict=True)
-                if seg.out.parent == path
-                for h in part
-            ]
-            hashes[kind] = [
-                old if h is None else h for old, h in zip(hashes[kind], fresh, strict=True)
-            ]
-        results_at = tuple(seg.out for seg in segments)
-        terms_at = tuple(seg.out_terms for seg in segments)
-        for path in {p for seg in segments for p in (seg.raw, seg.raw_terms)}:
+    order = [*stored["markdown"], *stored["spreadsheet"]]
+    hashes = [list(st.hashes) for st in order]
+    results_at = tuple(st.results for st in order)
+    terms_at = tuple(st.terms for st in order)
+    if cfg.enrich.acronyms and glossary.entries and order:
+        each = -(-parts // len(order))
+        cut = [_segments(st, each) for st in order]
+        got = iter(expand([seg for segs in cut for seg in segs], glossary, owns, cfg))
+        for k, segs in enumerate(cut):
+            fresh = [h for _ in segs for h in next(got)]
+            hashes[k] = [old if h is None else h for old, h in zip(hashes[k], fresh, strict=True)]
+        results_at = tuple(seg.out for segs in cut for seg in segs)
+        terms_at = tuple(seg.out_terms for segs in cut for seg in segs)
+        for path in {p for segs in cut for seg in segs for p in (seg.raw, seg.raw_terms)}:
             path.unlink()
-    hl = np.concatenate([*hashes["markdown"], *hashes["spreadsheet"], np.zeros((0, 2), np.uint64)])
-    omit = np.concatenate([*omits["markdown"], *omits["spreadsheet"], np.zeros(0, dtype=bool)])
-    n_md = sum(len(h) for h in hashes["markdown"])
+    hl = np.concatenate([*(h for part in hashes for h in part), np.zeros((0, 2), np.uint64)])
+    omit = np.concatenate([*(o for st in order for o in st.omits), np.zeros(0, dtype=bool)])
+    n_md = sum(len(h) for st in stored["markdown"] for h in st.hashes)
     return SpilledCorpus(
         folder=folder,
         results=results_at,
@@ -338,17 +388,15 @@ def spill(
     )
 
 
-def _segments(
-    path: Path, terms: ArraySpill, offsets: Sequence[int], sizes: Sequence[int], parts: int
-) -> list[Segment]:
-    """One spill file's records cut into at most `parts` runs of about equal chunks, each
+def _segments(st: Stored, parts: int) -> list[Segment]:
+    """One stored file's records cut into at most `parts` runs of about equal chunks, each
     written to its own files in a folder named after the spill (in order: output order)."""
-    if not sizes:
-        return []
+    path = st.results
+    sizes = [len(h) for h in st.hashes]
     raw = path.with_name(path.name + ".raw")
-    raw_terms = terms.path.with_name(terms.path.name + ".raw")
+    raw_terms = st.terms.with_name(st.terms.name + ".raw")
     path.rename(raw)
-    terms.path.rename(raw_terms)
+    st.terms.rename(raw_terms)
     path.mkdir()
     total = sum(sizes)
     out: list[Segment] = []
@@ -362,8 +410,8 @@ def _segments(
                 Segment(
                     raw=raw,
                     raw_terms=raw_terms,
-                    at=offsets[first],
-                    terms_at=terms.offsets[first],
+                    at=st.offsets[first],
+                    terms_at=st.terms_offsets[first],
                     count=i + 1 - first,
                     out=path / f"{n:04d}.spill",
                     out_terms=path / f"{n:04d}.terms",

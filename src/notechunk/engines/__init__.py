@@ -25,9 +25,9 @@ Processed = tuple[FileOutcome, FileInputs]
 """A file's outcome and what the corpus passes need of it, both made in the worker."""
 
 BATCH_BYTES = 2_000_000
-"""At most about this much input per batch (a CSV row of 100 bytes is ~1.5 KB of
-records): a batch's results travel back at once, so this bounds what a worker and the
-parent hold of it (a bigger file is a batch alone)."""
+"""At most about this much input per batch (a bigger file is a batch alone): a pool
+engine takes a batch's results back at once (the local engine stores them in the worker,
+only their hashes and reports travel), so this bounds what the parent holds of it."""
 
 
 def batches(files: Sequence[SourceFile], workers: int) -> list[list[SourceFile]]:

@@ -32,6 +32,7 @@ from notechunk.corpus import Gathered
 from notechunk.corpus.scores import BlockStore, ScoreBlocks, score_stored
 from notechunk.corpus.scores.bm25index import Index, save_index
 from notechunk.corpus.spill import (
+    Batch,
     ExpandSegments,
     Packed,
     Rehashed,
@@ -43,6 +44,7 @@ from notechunk.corpus.spill import (
     pack,
     score_file,
     spill,
+    store,
 )
 from notechunk.discover import SourceFile
 from notechunk.engines import (
@@ -54,7 +56,7 @@ from notechunk.engines import (
 )
 from notechunk.enrich.glossary import Glossary
 
-T = TypeVar("T")
+R = TypeVar("R")
 
 
 def process_files(
@@ -71,36 +73,69 @@ def process_files(
     number of workers, yielded as each batch finishes; in this process (one worker, or
     one batch) a sheet's outcome comes in parts (`FileOutcome.more`). `pool`: the
     engine's workers (made here when None)."""
+    done = 0
     if workers <= 1 or len(batches(files, workers)) <= 1:  # here, a sheet in parts
-        here = stream_with_inputs(files, cfg, cache_root, cfg_key)
-        yield from _counted(here, progress, len(files), _processed_more)
+        for item in stream_with_inputs(files, cfg, cache_root, cfg_key):
+            yield item
+            if not item[0].more:
+                done += 1
+                if progress:
+                    progress("chunk", done, len(files))
         return
-    task = partial(process_with_inputs, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
-    yield from _counted(_pooled(files, workers, pool, task), progress, len(files), _processed_more)
+    jobs = (
+        partial(process_with_inputs, part, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
+        for part in batches(files, workers)
+    )
+    for outcomes in _pooled(jobs, workers, pool):
+        yield from outcomes
+        done += len(outcomes)
+        if progress:
+            progress("chunk", done, len(files))
 
 
 @dataclass(frozen=True, slots=True)
-class PackedOutcome:
-    """A file's outcome (or a sheet part's) as the spill takes it (`corpus.spill.pack`),
-    with its cache key, note and `more` (as `FileOutcome`)."""
+class StoredBatch:
+    """A batch as `store_batch` leaves it: its records on disk (`corpus.spill.Batch`) and
+    each file's cache key and note, in order."""
 
-    packed: Packed
-    key: str | None
-    note: str | None
-    more: bool
-
-
-def pack_batch(
-    files: list[SourceFile], cfg: Config, cache_root: Path | None, cfg_key: str
-) -> list[PackedOutcome]:
-    """The map step packed for the spill where it runs: each file (a sheet part by part,
-    `stream_with_inputs`) encoded as it is made, so neither this worker nor the parent
-    ever holds a whole batch's chunk objects."""
-    return list(_packed(stream_with_inputs(files, cfg, cache_root, cfg_key), cfg))
+    batch: Batch
+    keys: tuple[tuple[str, str | None], ...]
+    notes: tuple[str, ...]
 
 
-def pack_files(
+def store_batch(
+    files: list[SourceFile],
+    folder: Path,
+    cfg: Config,
+    cache_root: Path | None,
+    cfg_key: str,
+    done: Callable[[], None] | None = None,
+) -> StoredBatch:
+    """The map step for a batch, stored where it runs: each file (a sheet part by part,
+    `stream_with_inputs`) packed and written under `folder` as it is made, so neither a
+    worker nor the parent ever holds a batch's chunks. `done`: told of each finished file
+    (in this process)."""
+    keys: list[tuple[str, str | None]] = []
+    notes: list[str] = []
+
+    def packed() -> Iterator[Packed]:
+        for o, inputs in stream_with_inputs(files, cfg, cache_root, cfg_key):
+            yield pack(o.result, inputs, cfg)
+            if not o.more:  # a file's last part
+                keys.append((o.result.source, o.key))
+                if o.note:
+                    notes.append(o.note)
+                if done:
+                    done()
+
+    batch = store(packed(), folder)
+    release_freed_memory()
+    return StoredBatch(batch, tuple(keys), tuple(notes))
+
+
+def store_files(
     files: Sequence[SourceFile],
+    folder: Path,
     cfg: Config,
     *,
     workers: int = 1,
@@ -108,66 +143,48 @@ def pack_files(
     cfg_key: str = "",
     progress: Progress | None = None,
     pool: Executor | None = None,
-) -> Iterator[PackedOutcome]:
-    """`process_files` packed for the spill: in this process, or each batch packed by a
-    worker of `pool`; in the order of `files` whatever the number of workers."""
+) -> Iterator[StoredBatch]:
+    """`store_batch` over the files' batches, each in a folder of its own under `folder`:
+    in this process (one batch of all), or on `pool`'s workers; in the order of the files
+    whatever the number of workers."""
+    count = 0
+
+    def tick(n: int = 1) -> None:
+        nonlocal count
+        count += n
+        if progress:
+            progress("chunk", count, len(files))
+
     if workers <= 1 or len(batches(files, workers)) <= 1:
-        here = _packed(stream_with_inputs(files, cfg, cache_root, cfg_key), cfg)
-        yield from _counted(here, progress, len(files), _packed_more)
+        yield store_batch(list(files), folder / "000000", cfg, cache_root, cfg_key, tick)
         return
-    task = partial(pack_batch, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
-    yield from _counted(_pooled(files, workers, pool, task), progress, len(files), _packed_more)
+    jobs = (
+        partial(store_batch, part, folder / f"{n:06d}", cfg, cache_root, cfg_key)
+        for n, part in enumerate(batches(files, workers))
+    )
+    for stored in _pooled(jobs, workers, pool):
+        yield stored
+        tick(len(stored.keys))
 
 
-def _packed(processed: Iterable[Processed], cfg: Config) -> Iterator[PackedOutcome]:
-    for o, inputs in processed:
-        yield PackedOutcome(pack(o.result, inputs, cfg), o.key, o.note, o.more)
-
-
-def _processed_more(item: Processed) -> bool:
-    return item[0].more
-
-
-def _packed_more(item: PackedOutcome) -> bool:
-    return item.more
-
-
-def _counted(
-    outcomes: Iterable[T], progress: Progress | None, total: int, more: Callable[[T], bool]
-) -> Iterator[T]:
-    """`outcomes` passed on, each file's last part (not `more`) counted for `progress`."""
-    done = 0
-    for item in outcomes:
-        yield item
-        if not more(item):
-            done += 1
-            if progress:
-                progress("chunk", done, total)
-
-
-def _pooled(
-    files: Sequence[SourceFile],
-    workers: int,
-    pool: Executor | None,
-    task: Callable[[list[SourceFile]], list[T]],
-) -> Iterator[T]:
-    """`task` over the files' batches on the pool, results in the order of the files as
-    each batch finishes. At most `workers + 1` batches are in flight: finished results
-    wait for the caller, so the window bounds what piles up in this process when the
-    caller (spilling) is slower than the pool."""
+def _pooled(jobs: Iterable[Callable[[], R]], workers: int, pool: Executor | None) -> Iterator[R]:
+    """Each job (a batch's task) on the pool, results in the order of the jobs as each
+    finishes. At most `workers + 1` are in flight: finished results wait for the caller,
+    so the window bounds what piles up in this process when the caller is slower than
+    the pool."""
     with ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(worker_pool(workers))
-        pending: deque[Future[list[T]]] = deque()
-        todo = iter(batches(files, workers))
-        for part in islice(todo, workers + 1):
-            pending.append(pool.submit(task, part))
+        pending: deque[Future[R]] = deque()
+        todo = iter(jobs)
+        for job in islice(todo, workers + 1):
+            pending.append(pool.submit(job))
         while pending:
-            outcomes = pending.popleft().result()
-            for part in islice(todo, 1):
-                pending.append(pool.submit(task, part))
-            yield from outcomes
-            del outcomes
+            result = pending.popleft().result()
+            for job in islice(todo, 1):
+                pending.append(pool.submit(job))
+            yield result
+            del result
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -192,17 +209,19 @@ def gather(
     cache_root: Path | None = None,
     progress: Progress | None = None,
 ) -> Iterator[Gathered]:
-    """Process `files`, spill their results under `work` as they arrive, run the glossary
-    pass and dedupe: every chunk a run ships, with memory that does not grow with the
-    corpus. (A context manager like the Ray engine's; the spill stays under `work`.)"""
+    """Process `files`, each batch stored under `work` where it is processed, run the
+    glossary pass and dedupe: every chunk a run ships, with memory that does not grow
+    with the corpus. (A context manager like the Ray engine's; the spill stays under
+    `work`.)"""
     keys: list[tuple[str, str | None]] = []
     notes: list[str] = []
     with ExitStack() as stack:
         pool = stack.enter_context(worker_pool(workers)) if workers > 1 else None
 
-        def results() -> Iterator[Packed]:
-            for outcome in pack_files(
+        def stored() -> Iterator[Batch]:
+            for sb in store_files(
                 files,
+                work / "batches",
                 cfg,
                 workers=workers,
                 cache_root=cache_root,
@@ -210,14 +229,12 @@ def gather(
                 progress=progress,
                 pool=pool,
             ):
-                if not outcome.more:  # a file's last part
-                    keys.append((outcome.packed.source, outcome.key))
-                    if outcome.note:
-                        notes.append(outcome.note)
-                yield outcome.packed
+                keys.extend(sb.keys)
+                notes.extend(sb.notes)
+                yield sb.batch
 
         expand = expand_here if pool is None else expand_pooled(pool)
-        sc = spill(results(), work, cfg, discovery_errors, user, expand, parts=2 * workers)
+        sc = spill(stored(), work, cfg, discovery_errors, user, expand, parts=2 * workers)
         blocks = score_stored if pool is None else pooled(pool, work / "index")
         yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks))
 
