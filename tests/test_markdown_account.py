@@ -95,6 +95,7 @@ def test_lost_text_is_unaccounted(tools: tuple[Config, Tools]) -> None:
         ("---\ntitle: T\n---\nbody text\n", "front_matter"),
         ("# Heading\n\nbody text\n", "heading"),
         ("body text\n\n![](img.png)\n", "image"),
+        ("body text\n\n!()[https://cdn.example.cc/1.png]\n", "image"),
         ("body text\n\n<!-- a note to self -->\n", "comment"),
         ("body text\n\n* * *\n", "rule"),
         ("body [x] text\n\n[x]: https://example.org\n", "link_definition"),

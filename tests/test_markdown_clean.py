@@ -157,6 +157,14 @@ def test_image_keeps_only_an_alt_that_says_something(alt: str, kept: str) -> Non
         ("![Krebs cycle](k.png)![image2.png](i.png)The cycle", "Krebs cycle The cycle"),
         ("[Get started](start.md){ .md-button .md-button--primary }", "Get started"),
         ('[docs](https://x.org){:target="_blank"}', "docs"),
+        # an image or a link with its alt and target swapped, as a renderer leaves it
+        ("!()[https://cdn.example.cc/20231028161954.png]", ""),
+        ("See !(Krebs cycle)[img/krebs.png]then more", "See Krebs cycle then more"),
+        ("!(Untitled)[x.PNG] text", " text"),
+        ("Read (the docs)[https://example.org/a] now", "Read the docs now"),
+        ("Read (the docs)[./guide.md] now", "Read the docs now"),
+        # ... but a call, an index or a citation in brackets stays
+        ("f(a)[1] and (x)[i] and (2019)[12]", "f(a)[1] and (x)[i] and (2019)[12]"),
         # Logseq's EDN map after an image
         ("![Krebs cycle](../assets/k.png){:height 238, :width 331} text", "Krebs cycle text"),
         # at the end of a heading or as a block's own line, with or without the colon

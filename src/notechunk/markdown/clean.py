@@ -49,6 +49,15 @@ _EMBED = re.compile(r"!\[\[[^\[\]]*\]\]")
 _TARGET = r"\((?:[^()\n]|\([^()\n]*\))*\)"  # (url "title"), one level of parentheses
 _TRAILING_ATTRS = r"(?:\{[^{}]*\})?"  # pandoc's {width=...} right after an image or link
 _IMAGE = re.compile(r"!\[([^\[\]]*)\]" + _TARGET + _TRAILING_ATTRS)
+# the alt and the target swapped, `!()[https://cdn.example/x.png]` or `(notes)[https://x]`:
+# an author's slip a renderer shows as written; only a URL, a path or an image file name
+# in the brackets reads so (`(a)[1]` is text)
+_SWAPPED_TARGET = (
+    r"\[((?:[a-z][a-z0-9+.-]*://|www\.|\.{0,2}/)[^\[\]\s]*"
+    r"|[^\[\]\s]*\.(?:png|jpe?g|gif|svg|webp|bmp|tiff?|avif))\]"
+)
+_SWAPPED_IMAGE = re.compile(r"!\(([^()\n]*)\)" + _SWAPPED_TARGET, re.IGNORECASE)
+_SWAPPED_LINK = re.compile(r"(?<!!)\(([^()\n]+)\)" + _SWAPPED_TARGET, re.IGNORECASE)
 _WIKILINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 _PANDOC_SPAN = re.compile(r"\[([^\[\]]*)\]\{[^{}]*\}")
 # an id or class starts with a letter, `_` or `-` (`{#fig:1}`, `{.md-button}`, `{#_Toc12}`),
@@ -144,6 +153,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
         text = _ESCAPE.sub(lambda m: chr(_PROTECT + ord(m.group(1))), text)
     if "[" in text:
         text = _brackets(text)
+        if ")[" in text:
+            text = _swapped(text)
     if ":" in text and "-" in text:
         text = _ICON.sub("", text)
     if "{" in text:
@@ -344,8 +355,28 @@ def inline_code(text: str) -> str:
 
 
 def drop_images(text: str) -> str:
-    """`text` without its Markdown images, alt text and pandoc attributes included."""
-    return _IMAGE.sub("", text) if "![" in text else text
+    """`text` without its Markdown images, alt text and pandoc attributes included (and
+    an image written with its alt and target swapped, `!()[x.png]`)."""
+    if "![" in text:
+        text = _IMAGE.sub("", text)
+    return _SWAPPED_IMAGE.sub("", text) if "!(" in text else text
+
+
+def has_image(text: str) -> bool:
+    """Whether a block's source holds an image (Markdown, HTML or one written swapped)."""
+    return (
+        "![" in text
+        or "<img" in text.lower()
+        or ("!(" in text and _SWAPPED_IMAGE.search(text) is not None)
+    )
+
+
+def _swapped(text: str) -> str:
+    """An image or link written with its alt and target swapped: its alt or text, as a
+    well-formed one gives (`_image_alt`: an alt that says nothing goes)."""
+    if "!(" in text:
+        text = _SWAPPED_IMAGE.sub(_image_alt, text)
+    return _SWAPPED_LINK.sub(r"\1", text)
 
 
 def _image_alt(m: re.Match[str]) -> str:

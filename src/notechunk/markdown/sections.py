@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from notechunk.chunk import SkippedLines
 from notechunk.markdown.builder import Builder, Outline, place, recover
-from notechunk.markdown.clean import clean_inline, drop_images, inline_code
+from notechunk.markdown.clean import clean_inline, drop_images, has_image, inline_code
 from notechunk.markdown.frontmatter import read_front_matter, split_front_matter
 from notechunk.markdown.headings import PANDOC_HEADING_LEVEL, bold_heading, pandoc_heading
 from notechunk.markdown.html import html_items
@@ -160,7 +160,7 @@ def _alone_in_item(tokens: Sequence[Token], after: int) -> bool:
 def _empty_reason(lines: list[str], tags: list[str]) -> str:
     """Why a block left no text: an image, a comment, tags only, or markup only."""
     raw = "\n".join(lines)
-    if "![" in raw or "<img" in raw.lower():
+    if has_image(raw):
         return "image"
     if "<!--" in raw:
         return "comment"
