@@ -73,14 +73,12 @@ def process_files(
     number of workers, yielded as each batch finishes; in this process (one worker, or
     one batch) a sheet's outcome comes in parts (`FileOutcome.more`). `pool`: the
     engine's workers (made here when None)."""
-    done = 0
-    if workers <= 1 or len(batches(files, workers)) <= 1:  # here, a sheet in parts
+    tick = _ticker(progress, len(files))
+    if _here(files, workers):  # a sheet in parts
         for item in stream_with_inputs(files, cfg, cache_root, cfg_key):
             yield item
             if not item[0].more:
-                done += 1
-                if progress:
-                    progress("chunk", done, len(files))
+                tick(1)
         return
     jobs = (
         partial(process_with_inputs, part, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
@@ -88,9 +86,25 @@ def process_files(
     )
     for outcomes in _pooled(jobs, workers, pool):
         yield from outcomes
-        done += len(outcomes)
+        tick(len(outcomes))
+
+
+def _here(files: Sequence[SourceFile], workers: int) -> bool:
+    """Whether the map step runs in this process: one worker, or one batch of all."""
+    return workers <= 1 or len(batches(files, workers)) <= 1
+
+
+def _ticker(progress: Progress | None, total: int) -> Callable[[int], None]:
+    """Counts finished files for `progress` (`tick(n)`: n more files done)."""
+    count = 0
+
+    def tick(n: int) -> None:
+        nonlocal count
+        count += n
         if progress:
-            progress("chunk", done, len(files))
+            progress("chunk", count, total)
+
+    return tick
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,16 +161,10 @@ def store_files(
     """`store_batch` over the files' batches, each in a folder of its own under `folder`:
     in this process (one batch of all), or on `pool`'s workers; in the order of the files
     whatever the number of workers."""
-    count = 0
-
-    def tick(n: int = 1) -> None:
-        nonlocal count
-        count += n
-        if progress:
-            progress("chunk", count, len(files))
-
-    if workers <= 1 or len(batches(files, workers)) <= 1:
-        yield store_batch(list(files), folder / "000000", cfg, cache_root, cfg_key, tick)
+    tick = _ticker(progress, len(files))
+    if _here(files, workers):
+        done = partial(tick, 1)
+        yield store_batch(list(files), folder / "000000", cfg, cache_root, cfg_key, done)
         return
     jobs = (
         partial(store_batch, part, folder / f"{n:06d}", cfg, cache_root, cfg_key)
