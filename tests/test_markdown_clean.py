@@ -312,3 +312,13 @@ def test_linear_on_200kb_of_one_pattern(unit: str) -> None:
     if unit in ("[", "[[", "{.a ", "<a ", "`"):
         assert out == text  # nothing pairs up: the text is unchanged
     assert len(out) >= len(text) // 4
+
+
+def test_pandoc_smart_dashes_read_as_dashes() -> None:
+    assert clean_inline("C. 93--99, 2020--21") == "C. 93\u201399, 2020\u201321"
+    assert clean_inline("war---and peace -- and more --- again") == (
+        "war\u2014and peace \u2013 and more \u2014 again"
+    )
+    for kept in ("use --verbose", "a --> b", "a <-- b", "i-- ;", "x -- --y", "----", "a -- "):
+        assert clean_inline(kept) == kept
+    assert clean_inline("`a--b` and $x--y$ and 1\\-\\-2") == "a--b and $x--y$ and 1--2"

@@ -101,7 +101,7 @@ def test_a_headerless_bilingual_list_keeps_its_first_row(tmp_path: Path) -> None
     words = [("adashmoq", "блуждать"), ("afsona", "легенда"), ("chiroyli", "красивый")]
     text = "".join(f"{a} | {b}\n" for a, b in [*words, ("kitob", "книга")])
     got = cards(tmp_path, "uz-ru.csv", text)
-    assert got[0] == (1, "Column 1: adashmoq. Column 2: блуждать.")
+    assert got[0] == (1, "adashmoq — блуждать.")  # no made-up "Column 1:" labels
     assert len(got) == 4
     named = cards(tmp_path, "named.csv", "Uzbek | Russian\n" + text)
     assert named[0] == (2, "Uzbek: adashmoq. Russian: блуждать.")
@@ -116,7 +116,7 @@ def test_a_dataframe_row_index_is_left_out_and_said(tmp_path: Path) -> None:
     assert "row index" in res.reports[0].note
     path.write_text("|word_en|word_ru|topic\n" + rows.replace("3|", "7|", 1), encoding="utf-8")
     kept = process_sheet(path, "deck.csv", CFG)  # not 0, 1, 2, ...: a column like any other
-    assert kept.chunks[0].text.startswith("Column 1: 0. word_en: w0.")
+    assert kept.chunks[0].text.startswith("0. word_en: w0.")
 
 
 def test_a_csv_picture_cell_is_read_by_its_alt_and_flagged(tmp_path: Path) -> None:

@@ -191,7 +191,9 @@ def test_headerless_csv(tmp_path: Path) -> None:
     res = process_sheet_file(p, "qa.csv", CFG)
     assert res.reports[0].header_row is None and res.reports[0].data_rows == 2
     assert res.pieces[0].row == 1
-    assert res.pieces[0].text.startswith("Column 1: What is the first criterion")
+    assert res.pieces[0].text == (
+        "What is the first criterion for a nutrient to be essential? — It must be indispensable."
+    )
 
 
 def test_spreadsheet_fragments_kept_unless_configured(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from notechunk.sheets.templates import (
     bind,
     clean_mnemonic_patterns,
     fallback_text,
+    labels,
     normalize_name,
     remove_generic_tags,
     select_template,
@@ -73,3 +74,16 @@ def test_fallback_keeps_headers() -> None:
     text = fallback_text(["Pass", "Altitude", "Tip"], ("Khyber #imp", "1070 m.", "Trick: K"))
     assert text == "Pass: Khyber. Altitude: 1070 m."
     assert fallback_text(["Q", "A"], ("Why?", "Because")) == "Q: Why? A: Because."
+
+
+def test_made_up_column_names_label_nothing() -> None:
+    names = labels(("Column 1", "Column 2", "Notes", "Column 4"))
+    assert names == ("", "", "Notes", "")
+    assert fallback_text(labels(("Column 1", "Column 2")), ("bonjour", "привет")) == (
+        "bonjour — привет."
+    )
+    assert fallback_text(labels(("Column 1", "Column 2")), ("Why?", "Because")) == (
+        "Why? — Because."
+    )
+    assert fallback_text(names, ("0", "", "w0", "x")) == "0. Notes: w0. x."
+    assert fallback_text(names, ("", "", "", "")) == ""

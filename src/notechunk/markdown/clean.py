@@ -56,6 +56,10 @@ _SWAPPED_TARGET = (
     r"\[((?:[a-z][a-z0-9+.-]*://|www\.|\.{0,2}/)[^\[\]\s]*"
     r"|[^\[\]\s]*\.(?:png|jpe?g|gif|svg|webp|bmp|tiff?|avif))\]"
 )
+# pandoc's `smart` extension writes an en dash as `--` and an em dash as `---` ("C.
+# 93--99", "word---word"): between two words or numbers, or alone between spaces, they
+# read back as the dashes; `--flag`, `-->`, `<--` and `i--` stay as written
+_DASHES = re.compile(r"(?<=[^\W_])---?(?=[^\W_])|(?<=\S) ---? (?=[^\s>-])")
 _SWAPPED_IMAGE = re.compile(r"!\(([^()\n]*)\)" + _SWAPPED_TARGET, re.IGNORECASE)
 _SWAPPED_LINK = re.compile(r"(?<!!)\(([^()\n]+)\)" + _SWAPPED_TARGET, re.IGNORECASE)
 _WIKILINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
@@ -176,6 +180,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
             text = _SUB.sub(_script, text)
         if "^" in text:
             text = _SUP.sub(_script, text)
+    if "--" in text:
+        text = _DASHES.sub(_dash, text)
     if html and "&" in text:
         text = unescape(text)
     if escaped:
@@ -183,6 +189,10 @@ def clean_inline(text: str, *, html: bool = True) -> str:
     if spans:
         text = _CODE.sub(lambda m: spans[ord(m.group(0)) - _CODE_BASE], text)
     return text.replace("\u00a0", " ")
+
+
+def _dash(m: re.Match[str]) -> str:
+    return m.group(0).replace("---", "\u2014").replace("--", "\u2013")
 
 
 def _script(m: re.Match[str]) -> str:

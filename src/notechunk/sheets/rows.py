@@ -22,7 +22,7 @@ from notechunk.sheets.groups import GroupTracker
 from notechunk.sheets.header import Header, widen
 from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import CellKinds, Skip, skip_reason
-from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text
+from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text, labels
 
 
 @dataclass(slots=True)
@@ -66,6 +66,7 @@ class SheetRows:
         self.pieces: list[Piece] = []  # the row pieces not yet taken (`take`)
         self.taken = 0  # row pieces taken before them
         self.names = header.names
+        self.labels = labels(self.names)
         self.template = template
         self.bound: BoundTemplate | None = (
             bind(template, list(self.names)) if template is not None else None
@@ -79,6 +80,7 @@ class SheetRows:
         """Name the columns of a row wider than the header ("Column 7", ...)."""
         if len(row.cells) > len(self.names):
             self.names = widen(self.names, len(row.cells))
+            self.labels = labels(self.names)
             if self.template is not None:
                 self.bound = bind(self.template, list(self.names))
 
@@ -165,7 +167,7 @@ class SheetRows:
             else:
                 used = self.bound.name
         if text is None:
-            text = fallback_text(list(self.names), row.cells)
+            text = fallback_text(self.labels, row.cells)
         if not text.strip():
             empty = Skip(
                 rule="empty_after_cleaning",

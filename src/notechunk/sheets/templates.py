@@ -78,24 +78,37 @@ MEMO_CHARS = 100  # cells up to this long have their value remembered, 16,384 at
 _value_memo = lru_cache(maxsize=1 << 14)(_value)  # a column repeats its values
 
 
-def fallback_text(names: list[str], cells: tuple[str, ...]) -> str:
+_MADE_UP = re.compile(r"Column \d+")
+
+
+def labels(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The label each column's value carries in a row's text: its name, or "" for a name
+    made up because the sheet gave none ("Column 2" says nothing a reader can use)."""
+    return tuple("" if _MADE_UP.fullmatch(n) else n for n in names)
+
+
+def fallback_text(names: list[str] | tuple[str, ...], cells: tuple[str, ...]) -> str:
     """`Header: value` pairs of the non-empty cleaned cells joined with ". " (after a
-    pair that ends in "?" or "!", a space). Short cells' values are remembered, in a
-    C-level map: a sheet's columns repeat their values ("Ladakh", "summer") down its rows."""
+    pair that ends in "?" or "!", a space); a column without a label (`labels`) gives
+    its bare value, and a row none of whose values has a label joins them with " — "
+    (a headerless vocabulary list: "adashmoq — блуждать."). Short cells' values are
+    remembered, in a C-level map: a sheet's columns repeat their values ("Ladakh",
+    "summer") down its rows."""
     short = max(map(len, cells), default=0) <= MEMO_CHARS
     values = map(_value_memo if short else _value, cells)
-    pairs = [f"{name}: {v}" for name, v in zip(names, values, strict=False) if v]
+    filled = [(name, v) for name, v in zip(names, values, strict=False) if v]
+    if filled and not any(name for name, _ in filled):
+        joined = " — ".join(v for _, v in filled)
+        return joined if joined.endswith(("?", "!")) else joined + "."
+    pairs = [f"{name}: {v}" if name else v for name, v in filled]
     joined = ". ".join(pairs)
     if "?" not in joined and "!" not in joined:  # every separator ". ": one join
         return joined + "." if joined else ""
     out = ""
-    for name, cell in zip(names, cells, strict=False):
-        value = clean_cell(cell).rstrip(" .;,")
-        if not value:
-            continue
+    for pair in pairs:
         if out:
             out += " " if out.endswith(("?", "!")) else ". "
-        out += f"{name}: {value}"
+        out += pair
     return out + "." if out and not out.endswith(("?", "!")) else out
 
 
