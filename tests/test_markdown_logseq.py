@@ -146,6 +146,11 @@ def test_block_ids_and_refs_in() -> None:
     page = f"- First line\n  second line\n  id:: {U1.upper()}\n- (({U2})) and (({U1}))\n"
     assert block_ids(page) == {U1: "First line"}
     assert refs_in(page) == {U1, U2}
+    marked = (
+        f"- # Off-Page\n\t- ## Inlinks and Outlinks\n\t  id:: {U1}\n\t- > Quoted\n\t  id:: {U2}\n"
+    )
+    assert block_ids(marked) == {U1: "Inlinks and Outlinks", U2: "Quoted"}
+    assert block_ids(f"- #tag first\n  id:: {U1}\n") == {U1: "#tag first"}  # a tag, no heading
 
 
 @pytest.mark.parametrize(

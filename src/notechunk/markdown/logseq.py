@@ -80,9 +80,15 @@ def is_logseq(text: str) -> bool:
     return props > 0 and bullets > 0 and outline + props >= 0.9 * len(lines)
 
 
+# a heading or quote block's marks (`- ## Page Rank`, `- > quote`): Logseq shows a
+# reference to it as its text, never as "## Page Rank" in mid-sentence
+_BLOCK_MARKS = re.compile(r"^[ \t]*(?:#{1,6}(?=[ \t])|>)[ \t]*")
+
+
 def block_ids(text: str) -> dict[str, str]:
     """{uuid: the first line of the block carrying `id:: uuid`} of one page (the first
-    line cleaned of its bullet, its macros and references: what a reference shows)."""
+    line cleaned of its bullet, heading or quote marks, macros and references: what a
+    reference shows)."""
     if "id::" not in text:
         return {}
     lines = text.split("\n")
@@ -96,7 +102,7 @@ def block_ids(text: str) -> dict[str, str]:
             j -= 1
         if j < 0:
             continue
-        first = _BULLET.sub("", lines[j]).strip()
+        first = _BLOCK_MARKS.sub("", _BULLET.sub("", lines[j])).strip()
         first = _MACRO.sub(lambda x: _macro_text(x, {}), first)
         first = _REF.sub("", first).strip()
         if first:
