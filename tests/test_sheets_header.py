@@ -1,6 +1,14 @@
 import pytest
 
-from notechunk.sheets.header import build_header, column_names, find_header, is_unit, widen
+from notechunk.sheets.header import (
+    build_header,
+    column_names,
+    find_header,
+    given_header,
+    is_unit,
+    labels,
+    widen,
+)
 from notechunk.sheets.model import SheetRow
 
 
@@ -164,7 +172,26 @@ def test_one_stray_wide_row_does_not_become_the_header() -> None:
 def test_names_are_unique_even_against_existing_suffixes() -> None:
     header = SheetRow(number=1, cells=("Year", "Year (2)", "Year", "", "Column 4"))
     assert column_names(header, 5) == ["Year", "Year (2)", "Year (3)", "Column 4", "Column 4 (2)"]
-    assert widen(("A", "Column 3"), 4) == ("A", "Column 3", "Column 3 (2)", "Column 4")
+    names, made_up = widen(("A", "Column 3"), frozenset(), 4)
+    assert names == ("A", "Column 3", "Column 3 (2)", "Column 4")
+    assert labels(names, made_up) == ("A", "Column 3", "", "")
+
+
+def test_the_header_says_which_names_it_made_up() -> None:
+    """A name the sheet wrote ("Column 2" included) labels its values; one made up for a
+    blank header cell or a row wider than the header labels nothing."""
+    head = [
+        SheetRow(number=1, cells=("Term", "", "Column 2")),
+        SheetRow(number=2, cells=("a", "b", "c")),
+    ]
+    header = build_header(head, head[0], 3)
+    assert header.names == ("Term", "Column 2", "Column 2 (2)")
+    assert labels(header.names, header.made_up) == ("Term", "", "Column 2 (2)")
+    none = build_header(head, None, 2)
+    assert labels(none.names, none.made_up) == ("", "")
+    deck = given_header(("front", "back", "", "tags"))
+    assert deck.names == ("front", "back", "Column 3", "tags")
+    assert labels(deck.names, deck.made_up) == ("front", "back", "", "tags")
 
 
 def test_pinned_header_is_not_stacked() -> None:

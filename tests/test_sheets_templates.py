@@ -4,7 +4,6 @@ from notechunk.sheets.templates import (
     bind,
     clean_mnemonic_patterns,
     fallback_text,
-    labels,
     normalize_name,
     remove_generic_tags,
     select_template,
@@ -76,14 +75,9 @@ def test_fallback_keeps_headers() -> None:
     assert fallback_text(["Q", "A"], ("Why?", "Because")) == "Q: Why? A: Because."
 
 
-def test_made_up_column_names_label_nothing() -> None:
-    names = labels(("Column 1", "Column 2", "Notes", "Column 4"))
-    assert names == ("", "", "Notes", "")
-    assert fallback_text(labels(("Column 1", "Column 2")), ("bonjour", "привет")) == (
-        "bonjour — привет."
-    )
-    assert fallback_text(labels(("Column 1", "Column 2")), ("Why?", "Because")) == (
-        "Why? — Because."
-    )
+def test_values_without_a_label_stand_bare() -> None:
+    names = ("", "", "Notes", "")
+    assert fallback_text(("", ""), ("bonjour", "привет")) == "bonjour — привет."
+    assert fallback_text(("", ""), ("Why?", "Because")) == ("Why? — Because.")
     assert fallback_text(names, ("0", "", "w0", "x")) == "0. Notes: w0. x."
     assert fallback_text(names, ("", "", "", "")) == ""

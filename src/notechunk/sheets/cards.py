@@ -69,7 +69,7 @@ def anki_export(path: Path, rel: str) -> bool:
 
 def _columns(text: str, sep: str) -> tuple[str, ...]:
     """The deck's column names: Anki's `#columns:` names, else `front`, `back` (then
-    Column 3, ...), with the columns Anki's `#guid column:N`, `#notetype column:N`,
+    unnamed), with the columns Anki's `#guid column:N`, `#notetype column:N`,
     `#deck column:N` and `#tags column:N` headers place named after them."""
     named: dict[int, str] = {}
     given: tuple[str, ...] = ()
@@ -87,7 +87,7 @@ def _columns(text: str, sep: str) -> tuple[str, ...]:
     if not named:
         return CARD_COLUMNS
     width = max(len(CARD_COLUMNS) + len(named), max(named) + 1)
-    free = iter([*CARD_COLUMNS, *(f"Column {i}" for i in range(3, width + 1))])
+    free = iter([*CARD_COLUMNS, *([""] * width)])  # "": named by `header.given_header`
     return tuple(named[i] if i in named else next(free) for i in range(width))
 
 

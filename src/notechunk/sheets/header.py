@@ -32,7 +32,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import is_numeric, is_placeholder
@@ -45,12 +45,40 @@ _MAX_ABOVE, _MAX_BELOW, _LOOKAHEAD = 3, 2, 10
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Header:
     """The header of a sheet: its row (None: no header), the rows joined into the names
-    (`rows`, top to bottom, the header row among them) and one unique name per column."""
+    (`rows`, top to bottom, the header row among them) and one unique name per column;
+    `made_up`: the columns the sheet gave no name, named "Column N" here (`_unique`)."""
 
     row: int | None
     rows: tuple[int, ...]
     names: tuple[str, ...]
     first_col: int = 0  # the first column the header names (group headers stand there)
+    made_up: frozenset[int] = frozenset()
+
+
+def given_header(columns: tuple[str, ...]) -> Header:
+    """The header of a format that names its own columns (a card deck: every row is
+    data); a column it leaves unnamed ("") is made up."""
+    return Header(row=None, rows=(), names=tuple(_unique(list(columns))), made_up=_blank(columns))
+
+
+def without_first_column(header: Header) -> Header:
+    """The header once its first column is left out (a DataFrame's row index)."""
+    return replace(
+        header,
+        names=header.names[1:],
+        first_col=max(0, header.first_col - 1),
+        made_up=frozenset(i - 1 for i in header.made_up if i),
+    )
+
+
+def labels(names: tuple[str, ...], made_up: frozenset[int]) -> tuple[str, ...]:
+    """The label each column's value carries in a row's text: its name, or "" for a name
+    made up because the sheet gave none ("Column 2" says nothing a reader can use)."""
+    return tuple("" if i in made_up else n for i, n in enumerate(names))
+
+
+def _blank(names: list[str] | tuple[str, ...]) -> frozenset[int]:
+    return frozenset(i for i, name in enumerate(names) if not name)
 
 
 def _filled(row: SheetRow) -> int:
@@ -117,7 +145,12 @@ def build_header(
 ) -> Header:
     """The sheet's `Header` from its buffered first rows and the row `find_header` chose."""
     if header is None:
-        return Header(row=None, rows=(), names=tuple(column_names(None, width)))
+        return Header(
+            row=None,
+            rows=(),
+            names=tuple(column_names(None, width)),
+            made_up=frozenset(range(width)),
+        )
     at = head.index(header)
     above = _stack_above(head, at) if stack else []
     below = _stack_below(head, at) if stack else []
@@ -141,6 +174,7 @@ def build_header(
         rows=tuple(r.number for r in rows),
         names=tuple(_unique(joined)),
         first_col=next((i for i, name in enumerate(joined) if name), 0),
+        made_up=_blank(joined),
     )
 
 
@@ -264,9 +298,13 @@ def index_column(head: list[SheetRow], header: Header) -> bool:
     return start in (0, 1) and all(int(v) == start + i for i, v in enumerate(firsts))
 
 
-def widen(names: tuple[str, ...], width: int) -> tuple[str, ...]:
-    """`names` extended to `width` columns ("Column 7", ...), still unique."""
-    return tuple(_unique([*names, *([""] * (width - len(names)))]))
+def widen(
+    names: tuple[str, ...], made_up: frozenset[int], width: int
+) -> tuple[tuple[str, ...], frozenset[int]]:
+    """`names` extended to `width` columns ("Column 7", ...), still unique, and the made-up
+    columns with the new ones among them."""
+    wider = tuple(_unique([*names, *([""] * (width - len(names)))]))
+    return wider, made_up | frozenset(range(len(names), width))
 
 
 def column_names(header: SheetRow | None, width: int) -> list[str]:

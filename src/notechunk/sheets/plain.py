@@ -12,7 +12,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from notechunk.config import Config
-from notechunk.sheets.header import Header, build_header, find_header, widen
+from notechunk.sheets.header import build_header, find_header, given_header, widen
 from notechunk.sheets.isolate import read_isolated
 from notechunk.sheets.model import RawSheet
 from notechunk.sheets.read import read_text_sheet
@@ -34,7 +34,7 @@ def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, 
     if not any(any(r.cells) for r in head):
         return
     if sheet.columns is not None:  # a card deck: every row is a card
-        header = Header(row=None, rows=(), names=sheet.columns)
+        header = given_header(sheet.columns)
     else:
         header = build_header(head, find_header(head), max(len(r.cells) for r in head))
     last = max((i for i, r in enumerate(head) if r.number in set(header.rows)), default=-1)
@@ -42,7 +42,7 @@ def sheet_rows(sheet: RawSheet, header_search_rows: int) -> Iterator[tuple[int, 
     for row in chain(head[last + 1 :], rows):
         if any(row.cells):
             if len(row.cells) > len(names):
-                names = widen(names, len(row.cells))
+                names = widen(names, header.made_up, len(row.cells))[0]
             yield row.number, row_text(list(names), row.cells)
 
 

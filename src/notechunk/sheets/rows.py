@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from notechunk.chunk import DiscardedRow, Piece
 from notechunk.config import Config, Template
 from notechunk.sheets.groups import GroupTracker
-from notechunk.sheets.header import Header, widen
+from notechunk.sheets.header import Header, labels, widen
 from notechunk.sheets.model import SheetRow
 from notechunk.sheets.skip import CellKinds, Skip, skip_reason
-from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text, labels
+from notechunk.sheets.templates import BoundTemplate, apply, bind, fallback_text
 
 
 @dataclass(slots=True)
@@ -65,8 +65,8 @@ class SheetRows:
         self.zone, self.discarded, self.t = zone, discarded, tally
         self.pieces: list[Piece] = []  # the row pieces not yet taken (`take`)
         self.taken = 0  # row pieces taken before them
-        self.names = header.names
-        self.labels = labels(self.names)
+        self.names, self.made_up = header.names, header.made_up
+        self.labels = labels(self.names, self.made_up)
         self.template = template
         self.bound: BoundTemplate | None = (
             bind(template, list(self.names)) if template is not None else None
@@ -79,8 +79,8 @@ class SheetRows:
     def _fit(self, row: SheetRow) -> None:
         """Name the columns of a row wider than the header ("Column 7", ...)."""
         if len(row.cells) > len(self.names):
-            self.names = widen(self.names, len(row.cells))
-            self.labels = labels(self.names)
+            self.names, self.made_up = widen(self.names, self.made_up, len(row.cells))
+            self.labels = labels(self.names, self.made_up)
             if self.template is not None:
                 self.bound = bind(self.template, list(self.names))
 

@@ -36,7 +36,14 @@ from pathlib import Path
 from notechunk.chunk import DiscardedRow, FileError, Piece, SheetReport
 from notechunk.config import Config
 from notechunk.errors import InputError
-from notechunk.sheets.header import Header, build_header, find_header, index_column
+from notechunk.sheets.header import (
+    Header,
+    build_header,
+    find_header,
+    given_header,
+    index_column,
+    without_first_column,
+)
 from notechunk.sheets.isolate import read_isolated, run_isolated
 from notechunk.sheets.model import RawSheet, SheetRow
 from notechunk.sheets.read import read_text_sheet
@@ -138,7 +145,7 @@ def _process_sheet(
         return
     pinned = template.header_row if template is not None else None
     if sheet.columns is not None:  # the format names the columns: every row is data
-        header = Header(row=None, rows=(), names=sheet.columns)
+        header = given_header(sheet.columns)
     else:
         found = find_header(head, pinned)
         if pinned is not None and found is None:
@@ -149,7 +156,7 @@ def _process_sheet(
     in_header = set(header.rows)
     indexed = index_column(head, header)
     if indexed:  # a DataFrame's unnamed row index: no fact of the row
-        header = replace(header, names=header.names[1:], first_col=max(0, header.first_col - 1))
+        header = without_first_column(header)
         head, rows = [_drop_first(r) for r in head], map(_drop_first, rows)
     last = max((i for i, r in enumerate(head) if r.number in in_header), default=-1)
     above = [r for r in head[: max(last, 0)] if r.number not in in_header]
@@ -185,7 +192,7 @@ def _process_sheet(
         index = "column 1 (no name; 0, 1, 2, ...: a row index) left out of the rows' text"
         note = f"{note}; {index}" if note else index
     if sheet.columns is not None:
-        note = f"card deck: columns {', '.join(sheet.columns)}, one card a row"
+        note = f"card deck: columns {', '.join(header.names)}, one card a row"
     if t.unread:
         limit = cfg.sheets.max_rows
         where = f"stopped at sheets.max_rows = {limit:,}"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from notechunk.config import Config, Template
 from notechunk.errors import InputError
-from notechunk.sheets.header import Header, build_header, find_header
+from notechunk.sheets.header import build_header, find_header, given_header
 from notechunk.sheets.isolate import run_isolated
 from notechunk.sheets.read import TEXT_SHEET_SUFFIXES, check_container, read_any
 from notechunk.sheets.templates import bind
@@ -78,7 +78,7 @@ def _sheet_headers(path: Path, rel: str, cfg: Config) -> _Found:
             continue
         width = max(len(r.cells) for r in head)
         if sheet.columns is not None:  # a card deck names its own columns
-            header = Header(row=None, rows=(), names=sheet.columns)
+            header = given_header(sheet.columns)
         else:
             header = build_header(head, find_header(head), width)
         used = [any(i < len(r.cells) and r.cells[i] for r in head) for i in range(width)]

@@ -78,18 +78,9 @@ MEMO_CHARS = 100  # cells up to this long have their value remembered, 16,384 at
 _value_memo = lru_cache(maxsize=1 << 14)(_value)  # a column repeats its values
 
 
-_MADE_UP = re.compile(r"Column \d+")
-
-
-def labels(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The label each column's value carries in a row's text: its name, or "" for a name
-    made up because the sheet gave none ("Column 2" says nothing a reader can use)."""
-    return tuple("" if _MADE_UP.fullmatch(n) else n for n in names)
-
-
 def fallback_text(names: list[str] | tuple[str, ...], cells: tuple[str, ...]) -> str:
     """`Header: value` pairs of the non-empty cleaned cells joined with ". " (after a
-    pair that ends in "?" or "!", a space); a column without a label (`labels`) gives
+    pair that ends in "?" or "!", a space); a column without a label (`header.labels`) gives
     its bare value, and a row none of whose values has a label joins them with " — "
     (a headerless vocabulary list: "adashmoq — блуждать."). Short cells' values are
     remembered, in a C-level map: a sheet's columns repeat their values ("Ladakh",
