@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from notechunk.config import Config
 from notechunk.discover import discover
-from notechunk.engines.local import batches, process_files
+from notechunk.engines.local import batches
 
 
 def notes(tmp_path: Path, sizes: list[int]) -> Path:
@@ -24,18 +23,6 @@ def test_batches_are_contiguous_and_cover_every_file(tmp_path: Path) -> None:
     assert [f for part in parts for f in part] == list(files)
     assert 1 < len(parts) <= 8 and all(parts)
     assert batches([], 4) == []
-
-
-def test_two_workers_give_the_same_results_in_the_same_order(tmp_path: Path) -> None:
-    files = discover(notes(tmp_path, [30, 5, 80, 12, 7, 50])).files
-    one = list(process_files(files, Config(), workers=1))
-    two = list(process_files(files, Config(), workers=2))
-    assert [o.result for o, _ in one] == [o.result for o, _ in two]
-    assert [o.result.source for o, _ in one] == [f.rel for f in files]
-    for (_, a), (_, b) in zip(one, two, strict=True):  # made in the workers
-        assert a.block is not None and b.block is not None
-        assert a.block.n_docs == b.block.n_docs and np.array_equal(a.block.q_terms, b.block.q_terms)
-        assert a.glossary == b.glossary
 
 
 def test_files_too_big_for_one_block_give_the_same_outputs(

@@ -48,45 +48,13 @@ from notechunk.corpus.spill import (
 )
 from notechunk.discover import SourceFile
 from notechunk.engines import (
-    Processed,
     Progress,
     batches,
-    process_with_inputs,
     stream_with_inputs,
 )
 from notechunk.enrich.glossary import Glossary
 
 R = TypeVar("R")
-
-
-def process_files(
-    files: Sequence[SourceFile],
-    cfg: Config,
-    *,
-    workers: int = 1,
-    cache_root: Path | None = None,
-    cfg_key: str = "",
-    progress: Progress | None = None,
-    pool: Executor | None = None,
-) -> Iterator[Processed]:
-    """One outcome per file with its pass inputs, in the order of `files` whatever the
-    number of workers, yielded as each batch finishes; in this process (one worker, or
-    one batch) a sheet's outcome comes in parts (`FileOutcome.more`). `pool`: the
-    engine's workers (made here when None)."""
-    tick = _ticker(progress, len(files))
-    if _here(files, workers):  # a sheet in parts
-        for item in stream_with_inputs(files, cfg, cache_root, cfg_key):
-            yield item
-            if not item[0].more:
-                tick(1)
-        return
-    jobs = (
-        partial(process_with_inputs, part, cfg=cfg, cache_root=cache_root, cfg_key=cfg_key)
-        for part in batches(files, workers)
-    )
-    for outcomes in _pooled(jobs, workers, pool):
-        yield from outcomes
-        tick(len(outcomes))
 
 
 def _here(files: Sequence[SourceFile], workers: int) -> bool:
