@@ -45,7 +45,7 @@ _DET = (
 _NAMED = re.compile(rf"{_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-])")
 _MARKED = re.compile(r"[Tt](?<!\w[Tt])he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
 _FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?=[\s,])(?:\s+([a-z]+))?")
-_LOWER_WORD = re.compile(r"(?<![\w-])[a-z][a-z'’-]*")
+_LOWER_WORD = re.compile(r"[a-z][a-z'’-]*")
 MAX_NAME_WORDS = 8
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 # Capitalised after "the"/"this", these nouns point at one of many earlier-named things
@@ -190,14 +190,6 @@ class _File:
                 self.latest.add(n, strict=False)
 
     @cached_property
-    def common(self) -> set[str]:
-        """A word the file also writes in lower case is a common word, not part of a
-        person's name: Title Case text ("Ran Binding Protein") is not a person. Made
-        when a name is first judged, not for every file with a reference."""
-        # one scan of the joined text: "\n" between chunks ends a word as a text's edge does
-        return set(_LOWER_WORD.findall(self.whole.text))
-
-    @cached_property
     def whole(self) -> _Whole:
         return _Whole("\n".join(c.text for c in self.chunks))
 
@@ -215,7 +207,7 @@ class _File:
     def _plausible(self, n: Name) -> bool:
         if not n.person:  # `_plausible`'s first test, without the file's word tables
             return len(n.text.split()) <= MAX_NAME_WORDS
-        return _plausible(n, self.common, self.whole, n.text in self.headings)
+        return _plausible(n, self.whole, n.text in self.headings)
 
     def opened(self, k: int) -> list[Name]:
         """The names of the headings chunk `k` opens (those its predecessor is not under),
@@ -238,7 +230,7 @@ class _File:
         named in its section, "Work" is not)."""
         return (
             heading.casefold() not in GENERIC_HEADINGS
-            and _plausible(n, self.common, self.whole, heading=True)
+            and _plausible(n, self.whole, heading=True)
             and self.whole.alone(n.text.split()[-1]) > 0
         )
 
@@ -302,6 +294,7 @@ class _Whole:
         self.text = text
         self.counts: dict[str, int] = {}  # a name is judged in every chunk that says it
         self.alones: dict[str, int] = {}
+        self.lowers: dict[str, bool] = {}
 
     def count(self, phrase: str) -> int:
         """How often `phrase` occurs in the text (counted once per phrase)."""
@@ -327,8 +320,25 @@ class _Whole:
         self.alones[word] = n
         return n
 
+    def writes_lower(self, word: str) -> bool:
+        """Is `word` a whole lower-case word of the text (a run of letters, apostrophes
+        and hyphens that starts with a letter and no word character or hyphen precedes)?
+        Such a word is a common word, not part of a person's name: Title Case text ("Ran
+        Binding Protein") is not a person. Asked of a few words, so searched for each."""
+        got = self.lowers.get(word)
+        if got is None:
+            got = _LOWER_WORD.fullmatch(word) is not None and (
+                re.search(
+                    rf"(?:(?<![\w'’-])|(?<![a-z'’-])['’]){re.escape(word)}(?![a-z'’-])",
+                    self.text,
+                )
+                is not None
+            )
+            self.lowers[word] = got
+        return got
 
-def _plausible(n: Name, common: set[str], whole: _Whole, heading: bool = False) -> bool:
+
+def _plausible(n: Name, whole: _Whole, heading: bool = False) -> bool:
     """A name short enough to be one; a person's only in words the file never writes in
     lower case ("October Revolution" in a file that says "the revolution" is none),
     without capitals-only words, and, unless an honorific or initials lead it or it is a
@@ -343,7 +353,9 @@ def _plausible(n: Name, common: set[str], whole: _Whole, heading: bool = False) 
     titled = words[0].casefold().rstrip(".") in HONORIFICS
     rest = words[1:] if titled else words
     if any(
-        w.casefold().strip(".,'’") in common or sum(ch.isupper() for ch in w) > 1 and "." not in w
+        whole.writes_lower(w.casefold().strip(".,'’"))
+        or sum(ch.isupper() for ch in w) > 1
+        and "." not in w
         for w in rest
     ):
         return False

@@ -45,12 +45,21 @@ _PAGE = re.compile(r"^\[\[(.*)\]\]$")
 _HASH_TAG = re.compile(r"(?<![^\s(,;])#(?:\[\[([^\[\]\n]+)\]\]|([\w/-]*[^\W\d][\w/-]*))")
 _TAG_VALUE = re.compile(r"\[\[([^\[\]]+)\]\]|#?([^,\[\]]+)")
 _OBSIDIAN_ALIAS = re.compile(r"\[\[[^\[\]|\n]+\|[^\[\]\n]+\]\]")
-_HINT_MARKS = ("::", "((", "{{", "#+", "#card", "#[[", ":LOGBOOK:")  # one is in every hint
-_HINTS = re.compile(
-    rf"^[ \t]*(?:- )?(?:id::[ \t]*{UUID}|collapsed:: |card-[\w-]+:: )|\(\({UUID}\)\)"
-    r"|\{\{(?:embed|cloze|query|renderer) |^[ \t]*(?:- )?#\+BEGIN_|#card(?![\w-])|#\[\["
-    r"|^(?:file-path|hl-page|ls-type|hl-color):: |^[ \t]*(?:- )?:LOGBOOK:[ \t]*$",
-    re.MULTILINE,
+# (a mark, the hint it must be part of): a hint is searched for only where its mark is
+_HINTS = tuple(
+    (mark, re.compile(hint, re.MULTILINE))
+    for mark, hint in (
+        ("id::", rf"^[ \t]*(?:- )?id::[ \t]*{UUID}"),
+        ("collapsed:: ", r"^[ \t]*(?:- )?collapsed:: "),
+        ("card-", r"^[ \t]*(?:- )?card-[\w-]+:: "),
+        ("((", rf"\(\({UUID}\)\)"),
+        ("{{", r"\{\{(?:embed|cloze|query|renderer) "),
+        ("#+", r"^[ \t]*(?:- )?#\+BEGIN_"),
+        ("#card", r"#card(?![\w-])"),
+        ("#[[", r"#\[\["),
+        (":: ", r"^(?:file-path|hl-page|ls-type|hl-color):: "),
+        (":LOGBOOK:", r"^[ \t]*(?:- )?:LOGBOOK:[ \t]*$"),
+    )
 )
 
 # block properties Logseq writes for itself: never text, even alone in a block
@@ -67,7 +76,7 @@ def is_logseq(text: str) -> bool:
     `card-*::` property, an embed/cloze/query/renderer macro or an org block; or
     `key:: value` property lines in a page written as Logseq writes one (every line a
     bullet, a block's indented continuation or a page property; no Obsidian alias)."""
-    if any(mark in text for mark in _HINT_MARKS) and _HINTS.search(text) is not None:
+    if any(mark in text and hint.search(text) is not None for mark, hint in _HINTS):
         return True
     if ":: " not in text:
         return False
