@@ -46,6 +46,7 @@ _NAMED = re.compile(rf"{_DET}([A-Z][a-z]+)(?!\s+(?:[A-Z0-9]|of\s+[A-Z0-9])|[\w-]
 _MARKED = re.compile(r"[Tt](?<!\w[Tt])he\s+(?:said|above|aforesaid|aforementioned)\s+([a-z]+)\b")
 _FIRST = re.compile(r"^[\s>*•\-\d.)(\"'“‘]*([A-Z][a-z]*)(?=[\s,])(?:\s+([a-z]+))?")
 _LOWER_WORD = re.compile(r"[a-z][a-z'’-]*")
+_IN_LOWER_WORD = frozenset("abcdefghijklmnopqrstuvwxyz'’-")
 MAX_NAME_WORDS = 8
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 # Capitalised after "the"/"this", these nouns point at one of many earlier-named things
@@ -327,15 +328,23 @@ class _Whole:
         Binding Protein") is not a person. Asked of a few words, so searched for each."""
         got = self.lowers.get(word)
         if got is None:
-            got = _LOWER_WORD.fullmatch(word) is not None and (
-                re.search(
-                    rf"(?:(?<![\w'’-])|(?<![a-z'’-])['’]){re.escape(word)}(?![a-z'’-])",
-                    self.text,
-                )
-                is not None
-            )
+            got = _LOWER_WORD.fullmatch(word) is not None and self._lower_at(word)
             self.lowers[word] = got
         return got
+
+    def _lower_at(self, word: str) -> bool:
+        text, size = self.text, len(word)
+        at = text.find(word)
+        while at >= 0:
+            after = text[at + size : at + size + 1]
+            if not (after and after in _IN_LOWER_WORD):
+                before = text[at - 1 : at] if at else ""
+                if not before or not _EDGE.match(before) and before not in "'’":
+                    return True
+                if before in "'’" and not (at > 1 and text[at - 2] in _IN_LOWER_WORD):
+                    return True
+            at = text.find(word, at + 1)
+        return False
 
 
 def _plausible(n: Name, whole: _Whole, heading: bool = False) -> bool:
