@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from chunks import chunk_markdown
 from conftest import PeriodSegmenter
+from notechunk import chunk_markdown_text
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.markdown import layout_markdown
 from notechunk.markdown.windows import window_ranges
@@ -201,3 +202,54 @@ def test_lines_hold_the_text_when_clean_up_removes_a_line_break() -> None:
         held = " ".join(source[c.lines[0] - 1 : c.lines[1]])
         for word in c.text.replace(".", " ").split():
             assert word in held, (word, c.lines, c.text)
+
+
+def test_windows_keep_entries_whole_when_they_fit() -> None:
+    """`heads` (each sentence's entry's first sentence): a window ends before an entry
+    it would cut and the next starts at an entry; an entry longer than the cap is cut."""
+    cfg = cfg_md(window_sentences=100, overlap=0.3, window_max_words=40)
+    three = [0, 0, 0, 3, 3, 3, 6, 6, 6]
+    assert window_ranges([10] * 9, cfg) == [(0, 4), (3, 7), (6, 9)]
+    assert window_ranges([10] * 9, cfg, None, None, three) == [(0, 3), (3, 6), (6, 9)]
+    long_first = [0, 0, 0, 0, 0, 0, 6, 6, 6]
+    assert window_ranges([10] * 9, cfg, None, None, long_first) == [(0, 4), (3, 6), (6, 9)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 6), max_size=40),
+    words=st.integers(1, 40),
+    overlap=st.floats(0, 0.95),
+    cap=st.sampled_from([0, 20, 50, 200]),
+)
+def test_windows_over_entries_cover_every_sentence_in_order(
+    sizes: list[int], words: int, overlap: float, cap: int
+) -> None:
+    heads = [start for k, size in enumerate(sizes) for start in [sum(sizes[:k])] * size]
+    counts = [words] * len(heads)
+    cfg = cfg_md(window_sentences=8, overlap=overlap, window_max_words=cap)
+    ranges = window_ranges(counts, cfg, None, None, heads)
+    assert {i for s, e in ranges for i in range(s, e)} == set(range(len(heads)))
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+    ends = [0] + [e for _, e in ranges]
+    for (s, e), before in zip(ranges, ends, strict=False):
+        if e < len(heads) and heads[e] < e:  # a cut entry: it began at or before the
+            assert heads[e] <= max(s, before)  # start, or ending before it would nest
+
+
+def test_a_reference_list_is_windowed_at_its_entries() -> None:
+    """Numbered references of several sentences each (a pandoc export writes `12\\.`):
+    every chunk starts at a reference's number; `whole_entries = false` cuts anywhere."""
+    refs = "\n\n".join(
+        f"{k}\\. Author{k} A. Title of paper {k} on a topic. Journal {k}. 2011;{k}(2):1-9. "
+        f"Available at: site {k}."
+        for k in range(1, 13)
+    )
+    doc = "# References\n\n" + refs + "\n"
+    md = {"window_max_words": 40, "overlap": 0.3}
+    chunks = chunk_markdown_text(doc, config=Config().with_overrides(markdown=md))
+    assert len(chunks) > 2
+    assert all(c.text.split(". ", 1)[0].isdigit() for c in chunks)
+    off = Config().with_overrides(markdown={**md, "whole_entries": False})
+    cut = chunk_markdown_text(doc, config=off)
+    assert not all(c.text.split(". ", 1)[0].isdigit() for c in cut)

@@ -52,6 +52,7 @@ class MarkdownConfig:
     bold_headings: bool = True  # a bold-only line followed by content is a heading
     heading_max_words: int = num(15, 1, 1_000)  # a longer heading is cut in the path
     parent_words: int = num(12, 1, 1_000)  # an outline parent's words in its children's context
+    whole_entries: bool = True  # a window never starts or ends inside an entry it could hold
     timeout_s: float = num(300.0, 0, 86_400, lo_open=True)
     max_file_mb: int = num(64, 1, 16_384)  # a larger note is refused, never read into memory
 

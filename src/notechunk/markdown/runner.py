@@ -68,7 +68,11 @@ def layout_markdown(
         make_window(k, start, end, sents, toc=parsed.sections[k].toc)
         for k, sents in enumerate(sentences)
         for start, end in window_ranges(
-            [x.words for x in sents], md, counts[k], _leads(parsed.sections[k], sents)
+            [x.words for x in sents],
+            md,
+            counts[k],
+            _leads(parsed.sections[k], sents),
+            _heads(parsed.sections[k], sents) if md.whole_entries else None,
         )
     ]
     if cfg.enrich.merge_sections:
@@ -86,6 +90,26 @@ def _leads(section: Section, sentences: tuple[Sentence, ...]) -> list[bool] | No
         for k, u in enumerate(units)
     ]
     return [parents[s.unit] for s in sentences] if any(parents) else None
+
+
+# an entry: a unit that opens with its number ("12.", "(3)", "b)") or a reference's "[12]"
+_ENTRY = re.compile(r"[ \t]*(?:[0-9]{1,4}[.)]|\([0-9]{1,4}\)|\[[0-9]{1,4}\]|[A-Za-z][.)])[ \t]")
+
+
+def _heads(section: Section, sentences: tuple[Sentence, ...]) -> list[int] | None:
+    """Per sentence: the first sentence of the entry (a numbered item, paragraph or
+    reference) it is in, its own index when in none; None when no entry has two."""
+    units = section.units
+    entry = [u.kind == "prose" and _ENTRY.match(u.text) is not None for u in units]
+    heads: list[int] = []
+    cut = False
+    for i, s in enumerate(sentences):
+        if i and entry[s.unit] and sentences[i - 1].unit == s.unit:
+            heads.append(heads[-1])
+            cut = True
+        else:
+            heads.append(i)
+    return heads if cut else None
 
 
 def _sentence_tokens(

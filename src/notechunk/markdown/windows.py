@@ -9,7 +9,12 @@ before it starts at that one's end instead (no window is contained in another).
 `window_max_tokens` caps a window the same way in the tokenizer's tokens (the sentences'
 counts, given by the caller). In an outline a window never ends on a parent item whose
 children it would leave to the next window (`leads`: the sentences of such items): it
-ends before that item instead, unless the item is where the window starts.
+ends before that item instead, unless the item is where the window starts. Nor does a
+window start or end inside an entry (a list item, a numbered paragraph or reference,
+`heads`: each sentence's entry's first sentence) that it could hold whole: it ends
+before the entry, and the next one starts at the first entry that starts where the
+overlap would begin or later, so a reference list is never read from the middle of a
+reference (and entries, whole, are repeated no more than the overlap asks).
 """
 
 from __future__ import annotations
@@ -152,10 +157,12 @@ def window_ranges(
     cfg: MarkdownConfig,
     tokens: Sequence[int] | None = None,
     leads: Sequence[bool] | None = None,
+    heads: Sequence[int] | None = None,
 ) -> list[tuple[int, int]]:
     """[start, end) sentence ranges of the windows over sentences with these word counts
     (and token counts, for `window_max_tokens`; `leads[i]`: sentence i belongs to an
-    outline item whose children follow it)."""
+    outline item whose children follow it; `heads[i]`: the first sentence of the entry
+    sentence i is in, i when it is in none)."""
     n = len(words)
     size = cfg.window_sentences
     caps = [(words, cfg.window_max_words)]
@@ -170,12 +177,27 @@ def window_ranges(
             end = min(_window_end(counts, start, size, cap) for counts, cap in caps)
         if leads is not None and end < n:
             end = _before_lead(leads, start, end)
+        if heads is not None and end < n and start < heads[end] < end:
+            if not out or heads[end] > out[-1][1]:  # still reaching past the one before
+                end = heads[end]
         out.append((start, end))
         if end >= n:
             break
         length = end - start
-        start += max(1, length - round(length * cfg.overlap))
+        nxt = start + max(1, length - round(length * cfg.overlap))
+        start = nxt if heads is None else _entry_start(heads, start, nxt, end)
     return out
+
+
+def _entry_start(heads: Sequence[int], start: int, nxt: int, end: int) -> int:
+    """The next window's start `nxt` moved on to the first entry's first sentence at or
+    after it within the window just made (ending at `end`: whole entries are shared, no
+    more than the overlap asked); else, the entry there being longer than a window, back
+    to that entry's first sentence if it is after `start`; else left."""
+    ahead = next((k for k in range(nxt, end + 1) if k == len(heads) or heads[k] == k), None)
+    if ahead is not None and ahead < len(heads):
+        return ahead
+    return heads[nxt] if heads[nxt] > start else nxt
 
 
 def _before_lead(leads: Sequence[bool], start: int, end: int) -> int:
