@@ -20,7 +20,12 @@ def body_start(embed_text: str, text: str) -> int:
 
 
 def mentions(haystack: str, phrase: str) -> bool:
-    """Does `haystack` say `phrase` as whole words, ignoring case?"""
+    """Does `haystack` say `phrase` as whole words, ignoring case? (Its longest word,
+    case-folded, must be in the case-folded haystack first: a regex that opens with a
+    lookbehind is tried at every position, and most phrases are not there.)"""
+    words = phrase.split()
+    if words and max(words, key=len).casefold() not in haystack.casefold():
+        return False
     return _pattern(phrase, re.IGNORECASE).search(haystack) is not None
 
 
@@ -30,7 +35,9 @@ def annotate(embed_text: str, phrase: str, meaning: str, start: int = 0) -> str:
     said."""
     if not meaning or mentions(embed_text, meaning):
         return embed_text
-    m = _pattern(phrase).search(embed_text, start)
+    words = phrase.split()
+    found = not words or max(words, key=len) in embed_text
+    m = _pattern(phrase).search(embed_text, start) if found else None
     if m is None:
         return f"{embed_text}\n({phrase}: {meaning})"
     end = m.end() + 2 if embed_text[m.end() : m.end() + 2] in _POSSESSIVE else m.end()
