@@ -44,24 +44,34 @@ def test_word_cap_ends_window_before_passing_it() -> None:
     assert window_ranges([10, 10, 10, 10], cfg) == [(0, 2), (1, 3), (2, 4)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     words=st.lists(st.integers(1, 60), max_size=120),
     window=st.integers(1, 30),
     overlap=st.floats(0, 0.95),
     cap=st.sampled_from([0, 20, 50, 200]),
+    entries=st.none() | st.lists(st.integers(1, 6), max_size=40),
 )
 def test_windows_cover_every_sentence_in_order(
-    words: list[int], window: int, overlap: float, cap: int
+    words: list[int], window: int, overlap: float, cap: int, entries: list[int] | None
 ) -> None:
+    """Any word counts, or any run of entries (`entries`: their sizes in sentences)."""
+    heads = None
+    if entries is not None:  # each sentence's entry's first sentence
+        heads = [start for k, size in enumerate(entries) for start in [sum(entries[:k])] * size]
+        words = (words or [1]) * len(heads)
+        words = words[: len(heads)]
     cfg = cfg_md(window_sentences=window, overlap=overlap, window_max_words=cap)
-    ranges = window_ranges(words, cfg)
-    covered = {i for s, e in ranges for i in range(s, e)}
-    assert covered == set(range(len(words)))
-    assert all(s < e and e - s <= window for s, e in ranges)
+    ranges = window_ranges(words, cfg, None, None, heads)
+    assert {i for s, e in ranges for i in range(s, e)} == set(range(len(words)))
     assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+    assert all(s < e and e - s <= window for s, e in ranges)
     if cap:
         assert all(e - s == 1 or sum(words[s:e]) <= cap for s, e in ranges)
+    ends = [0] + [e for _, e in ranges]
+    for (s, e), before in zip(ranges, ends, strict=False):
+        if heads is not None and e < len(heads) and heads[e] < e:  # a cut entry: it
+            assert heads[e] <= max(s, before)  # began by the start or ending before would nest
 
 
 def test_bullet_merge_forward_records_both_paths() -> None:
@@ -213,28 +223,6 @@ def test_windows_keep_entries_whole_when_they_fit() -> None:
     assert window_ranges([10] * 9, cfg, None, None, three) == [(0, 3), (3, 6), (6, 9)]
     long_first = [0, 0, 0, 0, 0, 0, 6, 6, 6]
     assert window_ranges([10] * 9, cfg, None, None, long_first) == [(0, 4), (3, 6), (6, 9)]
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    sizes=st.lists(st.integers(1, 6), max_size=40),
-    words=st.integers(1, 40),
-    overlap=st.floats(0, 0.95),
-    cap=st.sampled_from([0, 20, 50, 200]),
-)
-def test_windows_over_entries_cover_every_sentence_in_order(
-    sizes: list[int], words: int, overlap: float, cap: int
-) -> None:
-    heads = [start for k, size in enumerate(sizes) for start in [sum(sizes[:k])] * size]
-    counts = [words] * len(heads)
-    cfg = cfg_md(window_sentences=8, overlap=overlap, window_max_words=cap)
-    ranges = window_ranges(counts, cfg, None, None, heads)
-    assert {i for s, e in ranges for i in range(s, e)} == set(range(len(heads)))
-    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
-    ends = [0] + [e for _, e in ranges]
-    for (s, e), before in zip(ranges, ends, strict=False):
-        if e < len(heads) and heads[e] < e:  # a cut entry: it began at or before the
-            assert heads[e] <= max(s, before)  # start, or ending before it would nest
 
 
 def test_a_reference_list_is_windowed_at_its_entries() -> None:
