@@ -23,8 +23,7 @@ def mentions(haystack: str, phrase: str) -> bool:
     """Does `haystack` say `phrase` as whole words, ignoring case? (Its longest word,
     case-folded, must be in the case-folded haystack first: a regex that opens with a
     lookbehind is tried at every position, and most phrases are not there.)"""
-    words = phrase.split()
-    if words and max(words, key=len).casefold() not in haystack.casefold():
+    if not _may_say(haystack.casefold(), phrase.casefold()):
         return False
     return _pattern(phrase, re.IGNORECASE).search(haystack) is not None
 
@@ -35,13 +34,17 @@ def annotate(embed_text: str, phrase: str, meaning: str, start: int = 0) -> str:
     said."""
     if not meaning or mentions(embed_text, meaning):
         return embed_text
-    words = phrase.split()
-    found = not words or max(words, key=len) in embed_text
-    m = _pattern(phrase).search(embed_text, start) if found else None
+    m = _pattern(phrase).search(embed_text, start) if _may_say(embed_text, phrase) else None
     if m is None:
         return f"{embed_text}\n({phrase}: {meaning})"
     end = m.end() + 2 if embed_text[m.end() : m.end() + 2] in _POSSESSIVE else m.end()
     return f"{embed_text[:end]} ({meaning}){embed_text[end:]}"
+
+
+def _may_say(haystack: str, phrase: str) -> bool:
+    """Is `phrase`'s longest word in `haystack` (a test in C before the regex)?"""
+    words = phrase.split()
+    return not words or max(words, key=len) in haystack
 
 
 def _pattern(phrase: str, flags: int = 0) -> re.Pattern[str]:

@@ -10,8 +10,8 @@ before it starts at that one's end instead (no window is contained in another).
 counts, given by the caller). In an outline a window never ends on a parent item whose
 children it would leave to the next window (`leads`: the sentences of such items): it
 ends before that item instead, unless the item is where the window starts. Nor does a
-window start or end inside an entry (a list item, a numbered paragraph or reference,
-`heads`: each sentence's entry's first sentence) that it could hold whole: it ends
+window start or end inside an entry (a numbered item, paragraph or reference, `heads`:
+each sentence's entry's first sentence) that it could hold whole: it ends
 before the entry, and the next one starts at the first entry that starts where the
 overlap would begin or later, so a reference list is never read from the middle of a
 reference (and entries, whole, are repeated no more than the overlap asks).
@@ -190,12 +190,13 @@ def window_ranges(
 
 
 def _entry_start(heads: Sequence[int], start: int, nxt: int, end: int) -> int:
-    """The next window's start `nxt` moved on to the first entry's first sentence at or
+    """(`end` < the sentence count: the last window never asks.) The next window's start
+    `nxt` moved on to the first entry's first sentence at or
     after it within the window just made (ending at `end`: whole entries are shared, no
     more than the overlap asked); else, the entry there being longer than a window, back
     to that entry's first sentence if it is after `start`; else left."""
-    ahead = next((k for k in range(nxt, end + 1) if k == len(heads) or heads[k] == k), None)
-    if ahead is not None and ahead < len(heads):
+    ahead = next((k for k in range(nxt, end + 1) if heads[k] == k), None)
+    if ahead is not None:
         return ahead
     return heads[nxt] if heads[nxt] > start else nxt
 
