@@ -235,6 +235,12 @@ def test_html_false_keeps_angle_brackets_and_entities() -> None:
         (r"a \$ b and $x$", r"a $ b and $x$"),
         ("unclosed $$ a *b*", "unclosed $$ a b"),
         ("$$$$ *x*", "$$$$ x"),
+        # an empty equation (pandoc's blank Word equation, display or inline) says nothing
+        ("This gives:\n$$\n$$", "This gives:\n"),
+        ("This gives:\n$\n$\nend", "This gives:\n\nend"),
+        ("a $ $ b", "a  b"),
+        # but dollars beside words or figures are text
+        ("pay $ $5 or US$ $100", "pay $ $5 or US$ $100"),
         # code first: math inside a code span is code
         ("`$a_b$` and $c_d$ _e_", "$a_b$ and $c_d$ e"),
     ],

@@ -11,7 +11,7 @@ from conftest import PeriodSegmenter
 from notechunk import chunk_markdown_text
 from notechunk.config import Config, EnrichConfig, MarkdownConfig
 from notechunk.markdown import layout_markdown
-from notechunk.markdown.windows import window_ranges
+from notechunk.markdown.windows import cut_sentence, window_ranges
 
 
 def cfg_md(**kw: object) -> MarkdownConfig:
@@ -94,7 +94,11 @@ def test_bullet_merge_forward_records_both_paths() -> None:
 
 
 def test_bullet_merge_respects_cap_and_threshold() -> None:
-    seed = replace(Config(), enrich=EnrichConfig(merge_sections=False))
+    seed = replace(
+        Config(),
+        enrich=EnrichConfig(merge_sections=False),
+        markdown=cfg_md(window_max_words=0),  # one window of 160 words: past the merge cap
+    )
     long = " ".join(["word"] * 160) + "."
     doc = f"# A\n- x\n- y\n\n# B\n{long}\n"
     chunks = chunk_markdown(doc, "a.md", seed, PeriodSegmenter())
@@ -175,6 +179,48 @@ def test_long_row_is_split_between_cells() -> None:
     assert len(chunks) > 1 and all(c.word_count <= 120 for c in chunks)
     assert "; ".join(c.text for c in chunks).count("H11: v11") == 1
     assert all(c.lines == (3, 3) for c in chunks)
+
+
+def test_run_on_sentence_is_cut_within_the_cap_at_clause_ends() -> None:
+    """A paragraph with no full stop (a pasted list, OCR text) is not one window of any
+    length: it is cut into even pieces within `window_max_words`, after a `;` (else a `,`)
+    where the second half of a piece has one, every word once and in order."""
+    items = [f"item{i} alpha beta gamma delta" for i in range(80)]
+    line = ", ".join(items[:40]) + "; " + " ".join(items[40:])
+    doc = f"# List\n\nfirst line\n{line}\n"
+    chunks = chunk_markdown(doc, "l.md", Config(), PeriodSegmenter())
+    cap = Config().markdown.window_max_words
+    assert len(chunks) > 1 and all(c.word_count <= cap for c in chunks)
+    assert " ".join(c.text for c in chunks).split() == f"first line {line}".split()
+    # even pieces, so the line before the run-on one shares its first window
+    assert chunks[0].text.startswith("first line item0") and chunks[0].lines == (3, 4)
+    assert chunks[0].text.endswith(",") and chunks[1].text.endswith("delta;")
+    assert chunks[-1].lines == (4, 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "bb,", "c;", "-", "d:", "e\n", "·", "f—"]), max_size=400),
+    st.integers(1, 130),
+)
+def test_cut_pieces_cover_the_sentence_within_the_cap(words: list[str], cap: int) -> None:
+    text = "  " + " ".join(words) + " "
+    start, end = 2, len(text) - 1
+    pieces = cut_sentence(text, start, end, cap)
+    assert " ".join(text[s:e] for s, e in pieces).split() == " ".join(words).split()
+    assert all(len(text[s:e].split()) <= cap for s, e in pieces)
+    assert pieces[0][0] == start and pieces[-1][1] <= end
+    assert all(a[1] <= b[0] for a, b in zip(pieces, pieces[1:], strict=False))
+    least = max(1, -(-cap // 2) // 2)  # a clause end is sought in a piece's second half
+    assert all(len(text[s:e].split()) >= least for s, e in pieces[:-1])
+
+
+def test_run_on_bullet_keeps_its_marker_within_the_cap() -> None:
+    doc = "- " + " ".join(f"w{i}" for i in range(500)) + "\n"
+    chunks = chunk_markdown(doc, "b.md", Config(), PeriodSegmenter())
+    assert chunks[0].text.startswith("- w0 ")
+    assert all(c.word_count <= Config().markdown.window_max_words for c in chunks)
+    assert " ".join(c.text for c in chunks).split()[1:] == [f"w{i}" for i in range(500)]
 
 
 def test_uncapped_config_keeps_code_whole() -> None:

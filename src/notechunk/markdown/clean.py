@@ -326,10 +326,16 @@ right, the closing one a non-space on its left and no digit after it, so "$20,00
 $30,000" is no math. Linear: the content cannot hold the `$` that starts an attempt."""
 
 
+_EMPTY_MATH = re.compile(r"(?<!\S)\$[ \t\n]+\$(?!\S)")
+"""An empty equation (`$ $`, pandoc's rendering of a blank Word equation, often over two
+lines), standing between spaces: no math and nothing to read."""
+
+
 def _hide_math(text: str, spans: list[str]) -> str:
     """Each TeX math span (`$$...$$` first, then `$...$`) replaced by one private-use
-    character after the code spans' (`spans` grows), kept verbatim with its dollars.
-    Display math is paired by `str.find` (an unclosed `$$` is text), linear like the rest."""
+    character after the code spans' (`spans` grows), kept verbatim with its dollars;
+    an empty one (`$$ $$`, `$ $`) is dropped. Display math is paired by `str.find` (an
+    unclosed `$$` is text), linear like the rest."""
 
     def hide(math: str) -> str:
         if len(spans) >= 0xFFFD:
@@ -346,6 +352,8 @@ def _hide_math(text: str, spans: list[str]) -> str:
                 break
             if end == start + 2:  # `$$$$`: nothing between, text
                 out.append(text[pos : end + 2])
+            elif text[start + 2 : end].isspace():  # empty display math says nothing
+                out.append(text[pos:start])
             else:
                 out.append(text[pos:start])
                 out.append(hide(text[start : end + 2]))
@@ -354,6 +362,8 @@ def _hide_math(text: str, spans: list[str]) -> str:
         text = "".join(out)
     if "$" in text:
         text = _INLINE_MATH.sub(lambda m: hide(m.group(0)), text)
+        if "$" in text:
+            text = _EMPTY_MATH.sub("", text)
     return text
 
 

@@ -99,7 +99,11 @@ def _unit_sentences(
     short, extra = max(missing, 0), max(-missing, 0)
     unspaced = unspaced_text(text)  # Chinese or Japanese: words counted by characters
     line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
-    for n, (s, e) in enumerate(segmenter.spans(text)):
+    spans = segmenter.spans(text)
+    if max_words and not unspaced and text.count(" ") + text.count("\n") >= max_words:
+        cap = max_words - (1 if prefix else 0)  # the marker counts as a word
+        spans = [cut for s, e in spans for cut in cut_sentence(text, s, e, cap)]
+    for n, (s, e) in enumerate(spans):
         parts = text[s:e].split()
         sentence = " ".join(parts)
         words = count_words(sentence) if unspaced else len(parts)
@@ -111,6 +115,49 @@ def _unit_sentences(
         first = max(min(line, unit.last_line) - extra, unit.first_line)
         last = min(line + text.count("\n", s, e) + short, unit.last_line)
         out.append(Sentence(text=sentence, first_line=first, last_line=last, unit=k, words=words))
+
+
+_WORD = re.compile(r"\S+")
+_STRONG = frozenset(";:")  # a clause ends after these, or else after these:
+_WEAK = frozenset(",·")
+_DASHES = frozenset(("-", "–", "—"))  # a word alone: the clause after it opens here
+
+
+def cut_sentence(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    """The span `text[start:end]` as pieces of at most `max_words` words: a run-on
+    sentence (a pasted list, OCR text, a paragraph with no full stop) would otherwise be
+    one window of any length. The fewest pieces of about even size, so a line before it
+    still fits its first window; a piece ends, in its second half, after the last `;` or
+    `:`, else after the last `,` or `·` or before a lone dash, else at its size."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text, start, end)]
+    if len(words) <= max_words:
+        return [(start, end)]
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        left = len(words) - i
+        size = -(-left // -(-left // max_words))  # pieces of even size, the fewest
+        j = i + size
+        if j < len(words):
+            j = _clause_end(text, words, i + max(1, size // 2), j) or j
+        out.append((words[i][0] if out else start, words[j - 1][1]))
+        i = j
+    return out
+
+
+def _clause_end(text: str, words: list[tuple[int, int]], lo: int, hi: int) -> int | None:
+    """The best end in `lo..hi` for a piece of `words` (the index after its last word),
+    or None when no clause ends there."""
+    weak = None
+    for j in range(hi, lo - 1, -1):
+        last = text[words[j - 1][1] - 1]
+        if last in _STRONG:
+            return j
+        if weak is None and (
+            last in _WEAK or (j < len(words) and text[slice(*words[j])] in _DASHES)
+        ):
+            weak = j
+    return weak
 
 
 def split_unit(unit: Unit, max_words: int) -> list[tuple[str, int, int]]:
