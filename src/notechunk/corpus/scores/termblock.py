@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -89,8 +90,9 @@ def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
         if indexed != embed_text(parts, c.text) and (c.embed_text or parts):
             other[d] = tokenize(indexed)
     h = hash_terms(tokens(_DOC.join(texts)))
-    doc_mark = h == _hash1(_DOC.strip())
-    seg_mark = h == _hash1(_SEG.strip())
+    doc_hash, seg_hash = _marker_hashes()
+    doc_mark = h == doc_hash
+    seg_mark = h == seg_hash
     doc = np.cumsum(doc_mark)
     start_of_doc = np.concatenate(([0], np.flatnonzero(doc_mark) + 1))
     seg_all = np.cumsum(seg_mark)
@@ -102,8 +104,11 @@ def _term_block(chunks: Sequence[Chunk]) -> TermBlock:
     doc_terms: list[U64] = []
     doc_of: list[I64] = []
     bounds = np.searchsorted(q_doc, np.arange(len(chunks) + 1))
+    hashed = hash_terms([w for ws in other.values() for w in ws])  # one call: its cost is per call
+    cuts = np.cumsum([0] + [len(ws) for ws in other.values()])
+    own = {d: hashed[cuts[k] : cuts[k + 1]] for k, d in enumerate(other)}
     for d in range(len(chunks)):
-        mine = hash_terms(other[d]) if d in other else q_terms[bounds[d] : bounds[d + 1]]
+        mine = own[d] if d in own else q_terms[bounds[d] : bounds[d + 1]]
         doc_terms.append(mine)
         doc_of.append(np.full(len(mine), d, dtype=np.int64))
     return TermBlock(
@@ -116,12 +121,19 @@ _ENDS = (". ", "! ", "? ", "; ", "。", "！", "？")  # a sentence ends here, o
 _DOC = " QQDOCQQ "
 
 
-def _hash1(token: str) -> np.uint64:
-    return np.uint64(hash_terms([token])[0])
+@cache
+def _marker_hashes() -> tuple[np.uint64, np.uint64]:
+    """The hashes of the two marker words (constants, worked out once a process)."""
+    doc, seg = hash_terms([_DOC.strip(), _SEG.strip()])
+    return np.uint64(doc), np.uint64(seg)
 
 
+@cache
 def _stop_hashes() -> U64:
-    return hash_terms(sorted(STOPWORDS))
+    """The stop words' hashes (worked out once a process, shared read-only)."""
+    out = hash_terms(sorted(STOPWORDS))
+    out.flags.writeable = False
+    return out
 
 
 def hash_terms(tokens: list[str]) -> U64:
