@@ -174,7 +174,7 @@ def _shouting(text: str, start: int, end: int, prev: str, nxt: str, lines: dict[
 def _shouting_line(line: str) -> bool:
     """Mostly capital words (three or more words)."""
     words = re.findall(r"[A-Za-z]{2,}", line)
-    return len(words) >= 3 and sum(w.isupper() for w in words) >= 0.8 * len(words)
+    return len(words) >= 3 and sum(map(str.isupper, words)) >= 0.8 * len(words)
 
 
 def _caps_word(word: str) -> bool:
