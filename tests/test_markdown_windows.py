@@ -215,6 +215,20 @@ def test_cut_pieces_cover_the_sentence_within_the_cap(words: list[str], cap: int
     assert all(len(text[s:e].split()) >= least for s, e in pieces[:-1])
 
 
+def test_run_on_chinese_is_cut_at_its_commas_within_the_cap() -> None:
+    """Chinese has no spaces: its words are counted by characters (two to a word) and a
+    paragraph with no 。 is cut after a ， or 、 within the cap, every character kept."""
+    from notechunk.segment import get_segmenter
+
+    clauses = [f"第{i}条规定了公民的基本权利和义务" for i in range(120)]
+    text = "，".join(clauses)
+    chunks = chunk_markdown(f"# 宪法\n\n{text}\n", "zh.md", Config(), get_segmenter("default"))
+    cap = Config().markdown.window_max_words
+    assert len(chunks) > 1 and all(c.word_count <= cap for c in chunks)
+    assert all(c.text.endswith("，") for c in chunks[:-1])
+    assert "".join(c.text for c in chunks) == text
+
+
 def test_run_on_bullet_keeps_its_marker_within_the_cap() -> None:
     doc = "- " + " ".join(f"w{i}" for i in range(500)) + "\n"
     chunks = chunk_markdown(doc, "b.md", Config(), PeriodSegmenter())

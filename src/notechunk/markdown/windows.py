@@ -27,6 +27,7 @@ from notechunk.chunk import count_words, unspaced_text
 from notechunk.config import MarkdownConfig
 from notechunk.markdown.model import Section, Unit
 from notechunk.segment.base import Segmenter
+from notechunk.terms import UNSPACED_CHARS
 
 BULLETS = ("- ", "* ", "•")
 _BULLET_PREFIX = re.compile(r"^ *- ")
@@ -100,9 +101,13 @@ def _unit_sentences(
     unspaced = unspaced_text(text)  # Chinese or Japanese: words counted by characters
     line, pos = unit.first_line, 0  # line of offset `pos`, counted forward only
     spans = segmenter.spans(text)
-    if max_words and not unspaced and text.count(" ") + text.count("\n") >= max_words:
+    if max_words and (
+        count_words(text) > max_words
+        if unspaced
+        else text.count(" ") + text.count("\n") >= max_words
+    ):
         cap = max_words - (1 if prefix else 0)  # the marker counts as a word
-        spans = [cut for s, e in spans for cut in cut_sentence(text, s, e, cap)]
+        spans = [cut for s, e in spans for cut in cut_sentence(text, s, e, cap, unspaced)]
     for n, (s, e) in enumerate(spans):
         parts = text[s:e].split()
         sentence = " ".join(parts)
@@ -118,18 +123,26 @@ def _unit_sentences(
 
 
 _WORD = re.compile(r"\S+")
-_STRONG = frozenset(";:")  # a clause ends after these, or else after these:
-_WEAK = frozenset(",·")
+_UNSPACED_WORD = re.compile(f"[{UNSPACED_CHARS}]{{1,2}}|[^\\W{UNSPACED_CHARS}]+|[^\\s\\w]")
+"""A word where Chinese and Japanese are written: two of their characters (as
+`count_words` counts them), a run of other letters or digits, or a mark; never fewer
+than `count_words` counts, so pieces stay within the cap."""
+_STRONG = frozenset(";:；：")  # a clause ends after these, or else after these:
+_WEAK = frozenset(",·，、")
 _DASHES = frozenset(("-", "–", "—"))  # a word alone: the clause after it opens here
 
 
-def cut_sentence(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+def cut_sentence(
+    text: str, start: int, end: int, max_words: int, unspaced: bool = False
+) -> list[tuple[int, int]]:
     """The span `text[start:end]` as pieces of at most `max_words` words: a run-on
     sentence (a pasted list, OCR text, a paragraph with no full stop) would otherwise be
-    one window of any length. The fewest pieces of about even size, so a line before it
+    one window of any length (`unspaced`: Chinese or Japanese, whose words are counted by
+    characters). The fewest pieces of about even size, so a line before it
     still fits its first window; a piece ends, in its second half, after the last `;` or
     `:`, else after the last `,` or `·` or before a lone dash, else at its size."""
-    words = [(m.start(), m.end()) for m in _WORD.finditer(text, start, end)]
+    word = _UNSPACED_WORD if unspaced else _WORD
+    words = [(m.start(), m.end()) for m in word.finditer(text, start, end)]
     if len(words) <= max_words:
         return [(start, end)]
     out: list[tuple[int, int]] = []
