@@ -199,6 +199,32 @@ def test_stats_merge_in_any_order() -> None:
         assert np.array_equal(merged.terms, whole.terms) and np.array_equal(merged.df, whole.df)
 
 
+def test_stats_merge_by_hash_range_equals_the_whole() -> None:
+    """Terms at and around every range boundary, in blocks given in any order: the merge
+    equals one count over everything, and without singles drops exactly df-1 terms."""
+    rng = np.random.default_rng(7)
+    edges = np.arange(1 << bm25index.RANGE_BITS, dtype=np.uint64) << np.uint64(
+        64 - bm25index.RANGE_BITS
+    )
+    pool = np.unique(
+        np.concatenate([edges, edges - np.uint64(1), rng.integers(0, 2**63, 500, dtype=np.uint64)])
+    )
+    parts = []
+    for _ in range(9):
+        terms = np.unique(rng.choice(pool, 120))
+        parts.append(bm25index.CorpusStats(3, 40, terms, rng.integers(1, 3, len(terms))))
+    all_terms = np.concatenate([p.terms for p in parts])
+    all_df = np.concatenate([p.df for p in parts])
+    terms = np.unique(all_terms)
+    df = np.array([all_df[all_terms == t].sum() for t in terms])
+    for merged in (bm25index.merge_stats(parts), bm25index.merge_stats(reversed(parts))):
+        assert merged.n_docs == 27 and merged.total_len == 360
+        assert np.array_equal(merged.terms, terms) and np.array_equal(merged.df, df)
+    shared = bm25index.merge_stats(iter(parts), singles=False)
+    assert np.array_equal(shared.terms, terms[df >= 2]) and np.array_equal(shared.df, df[df >= 2])
+    assert len(bm25index.merge_stats([]).terms) == 0
+
+
 def test_blocks_of_nothing() -> None:
     block = term_block([])
     assert block.n_docs == 0 and len(block.q_terms) == len(block.doc_terms) == 0

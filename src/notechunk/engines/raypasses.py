@@ -257,4 +257,4 @@ def _merge_stats(tables: list[Any]) -> CorpusStats:
             if table.num_rows:
                 yield from (unpack_stats(raw) for raw in table.column("stats").to_pylist())
 
-    return merge_stats(parts()).without_singles()
+    return merge_stats(parts(), singles=False)

@@ -102,7 +102,7 @@ def scores(
             store.add(block)
             yield CorpusStats.of_block(block)
 
-    stats = merge_stats(counted()).without_singles()
+    stats = merge_stats(counted(), singles=False)
     index = build_index(store.blocks(), stats)
     blocks = score_blocks(index, store)
     del index  # `score_blocks` holds it as long as it needs it (a pool's: until saved)
