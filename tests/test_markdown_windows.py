@@ -229,6 +229,19 @@ def test_run_on_chinese_is_cut_at_its_commas_within_the_cap() -> None:
     assert "".join(c.text for c in chunks) == text
 
 
+def test_a_cut_never_parts_a_label_from_its_value() -> None:
+    text = "Bagor: meso tools, cattle Bhimbetka: shelters caves art Inamgaon: houses"
+    pieces = [text[s:e] for s, e in cut_sentence(text, 0, len(text), 6)]
+    assert pieces[0] == "Bagor: meso tools,"  # after the comma, not after "Bhimbetka:"
+    assert " ".join(pieces) == text
+
+
+def test_a_one_word_cap_still_cuts_a_bullet() -> None:
+    cfg = replace(Config(), markdown=cfg_md(window_max_words=1))
+    chunks = chunk_markdown("- a b c d\n", "b.md", cfg, PeriodSegmenter())
+    assert " ".join(c.text for c in chunks).split() == ["-", "a", "b", "c", "d"]
+
+
 def test_run_on_bullet_keeps_its_marker_within_the_cap() -> None:
     doc = "- " + " ".join(f"w{i}" for i in range(500)) + "\n"
     chunks = chunk_markdown(doc, "b.md", Config(), PeriodSegmenter())

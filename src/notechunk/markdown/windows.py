@@ -106,7 +106,7 @@ def _unit_sentences(
         if unspaced
         else text.count(" ") + text.count("\n") >= max_words
     ):
-        cap = max_words - (1 if prefix else 0)  # the marker counts as a word
+        cap = max(1, max_words - (1 if prefix else 0))  # the marker counts as a word
         spans = [cut for s, e in spans for cut in cut_sentence(text, s, e, cap, unspaced)]
     for n, (s, e) in enumerate(spans):
         parts = text[s:e].split()
@@ -127,8 +127,8 @@ _UNSPACED_WORD = re.compile(f"[{UNSPACED_CHARS}]{{1,2}}|[^\\W{UNSPACED_CHARS}]+|
 """A word where Chinese and Japanese are written: two of their characters (as
 `count_words` counts them), a run of other letters or digits, or a mark; never fewer
 than `count_words` counts, so pieces stay within the cap."""
-_STRONG = frozenset(";:；：")  # a clause ends after these, or else after these:
-_WEAK = frozenset(",·，、")
+_STRONG = frozenset(";；")  # a clause ends after these, or else after these (never after a
+_WEAK = frozenset(",·，、")  # `:`, which would part a label from what it introduces)
 _DASHES = frozenset(("-", "–", "—"))  # a word alone: the clause after it opens here
 
 
@@ -139,8 +139,8 @@ def cut_sentence(
     sentence (a pasted list, OCR text, a paragraph with no full stop) would otherwise be
     one window of any length (`unspaced`: Chinese or Japanese, whose words are counted by
     characters). The fewest pieces of about even size, so a line before it
-    still fits its first window; a piece ends, in its second half, after the last `;` or
-    `:`, else after the last `,` or `·` or before a lone dash, else at its size."""
+    still fits its first window; a piece ends, in its second half, after the last `;`,
+    else after the last `,` or `·` or before a lone dash, else at its size."""
     word = _UNSPACED_WORD if unspaced else _WORD
     words = [(m.start(), m.end()) for m in word.finditer(text, start, end)]
     if len(words) <= max_words:
