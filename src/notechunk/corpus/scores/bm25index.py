@@ -113,12 +113,11 @@ def merge_stats(parts: Iterable[CorpusStats], *, singles: bool = True) -> Corpus
         order = np.argsort(terms, kind="stable")
         terms, df = terms[order], df[order]
         first = np.flatnonzero(np.concatenate(([True], terms[1:] != terms[:-1])))
-        terms, df = terms[first], np.add.reduceat(df, first)
+        merged = CorpusStats(0, 0, terms[first], np.add.reduceat(df, first))
         if not singles:
-            keep = df >= 2
-            terms, df = terms[keep], df[keep]
-        out_terms.append(terms)
-        out_df.append(df)
+            merged = merged.without_singles()
+        out_terms.append(merged.terms)
+        out_df.append(merged.df)
     if not out_terms:
         return CorpusStats(n_docs, total_len)
     return CorpusStats(n_docs, total_len, np.concatenate(out_terms), np.concatenate(out_df))
