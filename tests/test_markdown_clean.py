@@ -271,6 +271,22 @@ def test_superscript_and_subscript(raw: str, clean: str) -> None:
     assert clean_inline(raw) == clean
 
 
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        # pandoc-crossref's unresolved reference, as Word gave it back and as it prints it
+        ("wall layers^5^ (**^fig:bowel-wall-anatomy?^**). On T2", "wall layers5. On T2"),
+        ("see **¿tbl:doses?** and ¿eq:1?.", "see  and ."),
+        ("as (^sec:intro.more?^) says", "as says"),
+        # a resolved one, a question and a ratio are text
+        ("see fig. 3 (a:b?) and ^2^", "see fig. 3 (a:b?) and 2"),
+        ("fig: what? ^fig^", "fig: what? fig"),
+    ],
+)
+def test_unresolved_crossref_marks_are_dropped(raw: str, clean: str) -> None:
+    assert clean_inline(raw) == clean
+
+
 PATHOLOGICAL = [
     "**a ",
     "__a ",

@@ -103,6 +103,12 @@ _SUB = re.compile(
 _FILE_NAME = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|wmf|emf|tiff?)$", re.IGNORECASE)
 _ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:")
 """MkDocs-Material icon shortcodes (`:material-clock-edit-outline:`): pictures, not words."""
+_CROSSREF = re.compile(
+    r"[ \t]?\([\^¿](?:fig|tbl|eq|sec|lst):[\w.:-]*\?\^?\)|[\^¿](?:fig|tbl|eq|sec|lst):[\w.:-]*\?\^?"
+)
+"""pandoc-crossref's mark for a reference it could not resolve (`¿fig:label?`, bold, which
+a Word round trip turns into `^fig:label?^`): it names no figure a reader can see, so it
+goes, with the parentheses it filled."""
 _GENERIC_ALT = frozenset({"alt text", "exported image"})
 _NUMBERS = r"[\s\d_.,:;()#+-]*"
 _PLACEHOLDER_ALT = re.compile(
@@ -169,6 +175,8 @@ def clean_inline(text: str, *, html: bool = True) -> str:
             text = _HTML_TAG.sub(_drop_tag, text)
     if "*" in text or "_" in text:
         text = _emphasis(text)
+    if ":" in text and ("^" in text or "¿" in text):
+        text = _CROSSREF.sub("", text)
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
         if "==" in text:
