@@ -21,12 +21,12 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from notechunk.chunk import Chunk, FileError
+from notechunk.chunk import FileError
 from notechunk.config import Config
 from notechunk.corpus import Corpus, Gathered
 from notechunk.corpus.blockrefs import link_block_refs
@@ -42,10 +42,9 @@ from notechunk.io.jsonio import atomic_write_bytes, dumps
 from notechunk.io.origin import ORIGIN, origin_of, read_origin
 from notechunk.io.parquet import require_pyarrow
 from notechunk.perfile import markdown_limit, read_input
-from notechunk.qa.artifacts import source_view, write_stream
+from notechunk.qa.artifacts import ViewJob, write_stream
 from notechunk.qa.metrics import Metrics
 from notechunk.qa.source_pages import Reuse, previous_texts
-from notechunk.qa.sources import file_reader
 
 QA_STEPS = ("scores", "outputs", "sources", "publish")
 """What follows the per-file work, each step reported done as `progress("qa", k, 4)`."""
@@ -215,10 +214,10 @@ def _write(
     reuse: Reuse | None = None,
 ) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
-    (metrics counted on the way), the source view fed by the same pass (one file's view
-    at a time, its last writes finished after it). `skipped`: the files discovery passed
-    over, named in the summary; `reuse`: the previous run's source texts, linked where
-    unchanged."""
+    (metrics counted on the way); the source view reads the stream again on its own,
+    beside this pass when the engine has idle workers (`Gathered.aside`). `skipped`: the
+    files discovery passed over, named in the summary; `reuse`: the previous run's
+    source texts, linked where unchanged."""
 
     def step(done: int) -> None:
         if progress:
@@ -227,39 +226,35 @@ def _write(
     step(0)
     scores = got.scores()
     step(1)
-    # `where` keeps the source of each chunk a duplicate points to (it comes first)
-    needed = set(got.original[got.original >= 0].tolist())
-    where: dict[str, str] = {}
     extras = Corpus(
         discarded=got.discarded, reports=got.reports, errors=got.errors, accounts=got.accounts
     )
-    view = source_view(staging, extras, cfg, file_reader(dict(got.paths)), where, reuse)
-
-    def recorded() -> Iterator[Chunk]:
-        for i, c in enumerate(scored(got.chunks(), scores)):
-            if i in needed:
-                where[c.id] = c.source
-            view.add(c)
-            yield c
-
-    try:
-        metrics = write_stream(
-            staging,
-            recorded(),
-            surviving=got.surviving,
-            discarded=got.discarded,
-            reports=got.reports,
-            errors=got.errors,
-            cfg=cfg,
-            accounts=got.accounts,
-            glossary=got.glossary,
-            skipped=skipped,
-        )
-        step(2)
-        view.close()
-    except BaseException:
-        view.abandon()
-        raise
+    view = ViewJob(
+        folder=staging,
+        chunks=got.chunks,
+        scores=scores,
+        original=got.original,
+        extras=extras,
+        cfg=cfg,
+        paths=got.paths,
+        reuse=reuse,
+    )
+    # beside the other outputs on the engine's idle workers, else here after them
+    wait = got.aside(view) if got.aside is not None else view
+    metrics = write_stream(
+        staging,
+        scored(got.chunks(), scores),
+        surviving=got.surviving,
+        discarded=got.discarded,
+        reports=got.reports,
+        errors=got.errors,
+        cfg=cfg,
+        accounts=got.accounts,
+        glossary=got.glossary,
+        skipped=skipped,
+    )
+    step(2)
+    wait()
     step(3)
     return metrics
 

@@ -13,7 +13,8 @@ in-memory API path) only schedules it:
 
 `Gathered` is what an engine hands the write pass: counts, the dedupe result and the
 chunks and scores as streams in output order (Markdown files, then sheets, each in
-discovery order). `Corpus` is a whole corpus held in memory (tests, reports rebuilt).
+discovery order), and the engine's idle workers (`aside`) when it has them. `Corpus` is
+a whole corpus held in memory (tests, reports rebuilt).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.enrich.glossary import Glossary
+
+Aside = Callable[[Callable[[], None]], Callable[[], None]]
+"""Runs a picklable job beside this process (on an engine's workers, idle once the corpus
+passes are done) and gives back what waits for it, raising the job's error."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,6 +70,7 @@ class Gathered:
     scores: Callable[[], NDArray[np.float64]]
     notes: tuple[str, ...] = ()  # for a person: cache entries not used (damaged), redone
     accounts: tuple[LineAccount, ...] = ()  # each Markdown file's line account
+    aside: Aside | None = None  # where a write job can run beside the write pass
 
     @property
     def surviving(self) -> int:

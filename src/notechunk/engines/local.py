@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from notechunk._proc import mp_context, quiet_worker, release_freed_memory
 from notechunk.chunk import FileError
 from notechunk.config import Config
-from notechunk.corpus import Gathered
+from notechunk.corpus import Aside, Gathered
 from notechunk.corpus.scores import BlockStore, ScoreBlocks, score_stored
 from notechunk.corpus.scores.bm25index import Index, save_index
 from notechunk.corpus.spill import (
@@ -212,7 +212,8 @@ def gather(
         expand = expand_here if pool is None else expand_pooled(pool)
         sc = spill(stored(), work, cfg, discovery_errors, user, expand, parts=2 * workers)
         blocks = score_stored if pool is None else pooled(pool, work / "index")
-        yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks))
+        aside = None if pool is None else beside(pool)
+        yield _gathered(sc, files, keys, notes, lambda: sc.scores(score_blocks=blocks), aside)
 
 
 @contextmanager
@@ -248,6 +249,17 @@ def expand_pooled(pool: Executor) -> ExpandSegments:
     return run
 
 
+def beside(pool: Executor) -> Aside:
+    """A write job on the pool, which the write pass leaves idle: it reads what it needs
+    from the spill itself, so nothing but the job is sent (`corpus.Aside`)."""
+
+    def run(job: Callable[[], None]) -> Callable[[], None]:
+        future = pool.submit(job)
+        return future.result
+
+    return run
+
+
 def pooled(pool: Executor, index_folder: Path) -> ScoreBlocks:
     """The score pass's third step on the pool: the index saved once for the workers to
     memory-map, each spilled block scored by one task (`corpus.spill.score_file`), the
@@ -275,6 +287,7 @@ def _gathered(
     keys: list[tuple[str, str | None]],
     notes: list[str],
     scores: Callable[[], NDArray[np.float64]],
+    aside: Aside | None,
 ) -> Gathered:
     return Gathered(
         files=len(files),
@@ -292,4 +305,5 @@ def _gathered(
         paths=tuple((f.rel, f.path) for f in files),
         chunks=sc.chunks,
         scores=scores,
+        aside=aside,
     )

@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
+
+import numpy as np
+from numpy.typing import NDArray
 
 from notechunk.chunk import Chunk, DiscardedRow, FileError, LineAccount, SheetReport
 from notechunk.config import Config
 from notechunk.corpus import Corpus
+from notechunk.corpus.scores import scored
 from notechunk.enrich.glossary import Glossary
 from notechunk.finish.semantic import FALLBACK, RULES, TYPES
 from notechunk.io.jsonio import (
@@ -68,7 +73,7 @@ from notechunk.qa.enrichment import dangling_row, enrichment_json
 from notechunk.qa.metrics import Metrics, location, snippet
 from notechunk.qa.report import render_report
 from notechunk.qa.source_pages import Reuse, SourceView
-from notechunk.qa.sources import ReadSource
+from notechunk.qa.sources import ReadSource, file_reader
 from notechunk.qa.tally import MetricsTally
 from notechunk.qa.widgets import MAX_TABLE_ROWS
 
@@ -119,6 +124,34 @@ def source_view(
     return SourceView(
         folder, extras, lambda c: flag_reason(c, cfg), is_flagged, read_source, where, reuse
     )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ViewJob:
+    """The source view as one picklable job over the chunk stream: an engine's idle worker
+    runs it (reading the spill itself) while this process writes the rest, or it runs
+    here after them. `original`: each chunk's original (-1 for none), so the job knows the
+    source of every chunk a duplicate points to; `paths`: (relative, absolute) per file."""
+
+    folder: Path
+    chunks: Callable[[], Iterator[Chunk]]
+    scores: NDArray[np.float64]
+    original: NDArray[np.int64]
+    extras: Corpus
+    cfg: Config
+    paths: tuple[tuple[str, Path], ...]
+    reuse: Reuse | None = None
+
+    def __call__(self) -> None:
+        needed = set(self.original[self.original >= 0].tolist())
+        where: dict[str, str] = {}  # an original comes before its duplicates
+        read = file_reader(dict(self.paths))
+        view = source_view(self.folder, self.extras, self.cfg, read, where, self.reuse)
+        for i, c in enumerate(scored(self.chunks(), self.scores)):
+            if i in needed:
+                where[c.id] = c.source
+            view.add(c)
+        view.close()
 
 
 def stream_source_view(

@@ -147,9 +147,6 @@ class SourceView:
         rows = [self.summary[k] for k in sorted(self.summary)]
         write_text(self.target / INDEX, sources_html.index(rows))
 
-    def abandon(self) -> None:
-        """Stop after a failure elsewhere (nothing is queued: the staging folder goes)."""
-
     def _emit(
         self, source: str, kind: str, shown: list[Chunk], totals: tuple[int, int, int]
     ) -> None:
