@@ -72,3 +72,35 @@ def test_stored_in_the_workers_as_here(tmp_path: Path) -> None:
     assert [f.glossary for b in one for f in b.batch.files] == [
         f.glossary for b in two for f in b.batch.files
     ]
+
+
+def test_the_source_view_beside_the_write_pass_is_the_one_written_here(tmp_path: Path) -> None:
+    """Two workers write the source view on a worker (`Gathered.aside`) from its own read
+    of the spill, one worker here after the other outputs: the same bytes, every file."""
+    from notechunk.cli import main
+    from notechunk.data import SAMPLE_DIR
+
+    for name, workers in (("one", "1"), ("two", "2")):
+        out = str(tmp_path / name)
+        assert main(["run", str(SAMPLE_DIR), "--out", out, "--workers", workers]) == 0
+    here, beside = (sorted((tmp_path / n / "sources").rglob("*")) for n in ("one", "two"))
+    assert [p.relative_to(tmp_path / "one") for p in here] == [
+        p.relative_to(tmp_path / "two") for p in beside
+    ]
+    assert len(here) > 10
+    for a, b in zip(here, beside, strict=True):
+        assert a.is_dir() or a.read_bytes() == b.read_bytes(), a
+
+
+def test_a_job_beside_gives_its_error_to_whoever_waits() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from notechunk.engines.local import beside
+
+    def failing() -> None:
+        raise OSError(28, "No space left on device")
+
+    with ThreadPoolExecutor(1) as pool:
+        wait = beside(pool)(failing)
+        with pytest.raises(OSError, match="No space"):
+            wait()

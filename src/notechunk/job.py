@@ -21,12 +21,12 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from notechunk.chunk import FileError
+from notechunk.chunk import Chunk, FileError
 from notechunk.config import Config
 from notechunk.corpus import Corpus, Gathered
 from notechunk.corpus.blockrefs import link_block_refs
@@ -214,10 +214,10 @@ def _write(
     reuse: Reuse | None = None,
 ) -> Metrics:
     """The retrieval scores, then every output written as the scored chunks stream past
-    (metrics counted on the way); the source view reads the stream again on its own,
-    beside this pass when the engine has idle workers (`Gathered.aside`). `skipped`: the
-    files discovery passed over, named in the summary; `reuse`: the previous run's
-    source texts, linked where unchanged."""
+    (metrics counted on the way) and the source view fed by the same stream, or reading
+    it again on its own beside this pass when the engine has idle workers
+    (`Gathered.aside`). `skipped`: the files discovery passed over, named in the summary;
+    `reuse`: the previous run's source texts, linked where unchanged."""
 
     def step(done: int) -> None:
         if progress:
@@ -239,11 +239,15 @@ def _write(
         paths=got.paths,
         reuse=reuse,
     )
-    # beside the other outputs on the engine's idle workers, else here after them
-    wait = got.aside(view) if got.aside is not None else view
+    stream = scored(got.chunks(), scores)
+    if got.aside is not None:  # beside the other outputs, on the engine's idle workers
+        wait = got.aside(view)
+    else:  # else fed by the same stream
+        feed, wait = view.opened()
+        stream = _feeding(stream, feed)
     metrics = write_stream(
         staging,
-        scored(got.chunks(), scores),
+        stream,
         surviving=got.surviving,
         discarded=got.discarded,
         reports=got.reports,
@@ -257,6 +261,12 @@ def _write(
     wait()
     step(3)
     return metrics
+
+
+def _feeding(chunks: Iterator[Chunk], feed: Callable[[int, Chunk], None]) -> Iterator[Chunk]:
+    for i, c in enumerate(chunks):
+        feed(i, c)
+        yield c
 
 
 def _previous_texts(out: Path, previous: publish.Manifest) -> Reuse:

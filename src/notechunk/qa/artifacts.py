@@ -129,9 +129,10 @@ def source_view(
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ViewJob:
     """The source view as one picklable job over the chunk stream: an engine's idle worker
-    runs it (reading the spill itself) while this process writes the rest, or it runs
-    here after them. `original`: each chunk's original (-1 for none), so the job knows the
-    source of every chunk a duplicate points to; `paths`: (relative, absolute) per file."""
+    runs it (reading the spill itself) while this process writes the rest, or the pass
+    that writes them feeds it here (`opened`). `original`: each chunk's original (-1 for
+    none), so the job knows the source of every chunk a duplicate points to; `paths`:
+    (relative, absolute) per file."""
 
     folder: Path
     chunks: Callable[[], Iterator[Chunk]]
@@ -143,15 +144,25 @@ class ViewJob:
     reuse: Reuse | None = None
 
     def __call__(self) -> None:
+        feed, close = self.opened()
+        for i, c in enumerate(scored(self.chunks(), self.scores)):
+            feed(i, c)
+        close()
+
+    def opened(self) -> tuple[Callable[[int, Chunk], None], Callable[[], None]]:
+        """The view open for the chunks one by one (their ordinal and the chunk), and what
+        finishes it: how the pass that writes the rest feeds it when no worker is idle."""
         needed = set(self.original[self.original >= 0].tolist())
         where: dict[str, str] = {}  # an original comes before its duplicates
         read = file_reader(dict(self.paths))
         view = source_view(self.folder, self.extras, self.cfg, read, where, self.reuse)
-        for i, c in enumerate(scored(self.chunks(), self.scores)):
+
+        def feed(i: int, c: Chunk) -> None:
             if i in needed:
                 where[c.id] = c.source
             view.add(c)
-        view.close()
+
+        return feed, view.close
 
 
 def stream_source_view(
