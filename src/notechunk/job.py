@@ -263,9 +263,9 @@ def _write(
     return metrics
 
 
-def _feeding(chunks: Iterator[Chunk], feed: Callable[[int, Chunk], None]) -> Iterator[Chunk]:
-    for i, c in enumerate(chunks):
-        feed(i, c)
+def _feeding(chunks: Iterator[Chunk], feed: Callable[[Chunk], None]) -> Iterator[Chunk]:
+    for c in chunks:
+        feed(c)
         yield c
 
 

@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
+from itertools import count
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
@@ -145,20 +146,22 @@ class ViewJob:
 
     def __call__(self) -> None:
         feed, close = self.opened()
-        for i, c in enumerate(scored(self.chunks(), self.scores)):
-            feed(i, c)
+        for c in scored(self.chunks(), self.scores):
+            feed(c)
         close()
 
-    def opened(self) -> tuple[Callable[[int, Chunk], None], Callable[[], None]]:
-        """The view open for the chunks one by one (their ordinal and the chunk), and what
-        finishes it: how the pass that writes the rest feeds it when no worker is idle."""
+    def opened(self) -> tuple[Callable[[Chunk], None], Callable[[], None]]:
+        """The view open for the chunks of the stream, fed one by one from its first, and
+        what finishes it: how the pass that writes the rest feeds it when no worker is
+        idle."""
         needed = set(self.original[self.original >= 0].tolist())
         where: dict[str, str] = {}  # an original comes before its duplicates
         read = file_reader(dict(self.paths))
         view = source_view(self.folder, self.extras, self.cfg, read, where, self.reuse)
+        ordinal = count()
 
-        def feed(i: int, c: Chunk) -> None:
-            if i in needed:
+        def feed(c: Chunk) -> None:
+            if next(ordinal) in needed:
                 where[c.id] = c.source
             view.add(c)
 
